@@ -1,0 +1,142 @@
+# Turns a run's metadata and trials into summaries per cell, comparisons against the baseline (ratio,
+# bootstrap CI, permutation p-value with Holm correction, verdict) and warnings. Pure: no I/O.
+module Rubyrig
+  class Analysis
+    CV_LIMIT = 0.05
+    MIN_BATCHES = 5
+    NO_DIFFERENCE = "no significant difference"
+
+    # Everything a reporter needs, computed once.
+    Report = Struct.new(:meta, :cells, :trials, :summaries, :comparisons, :warnings, keyword_init: true) do
+      def baseline = meta["baseline"]
+
+      def primary_metric(workload) = meta.dig("workloads", workload, "primary_metric") || "wall_s"
+
+      def summary(cell_key, metric) = summaries.find { |s| s.cell_key == cell_key && s.metric == metric }
+
+      def comparison(runtime, workload, params, metric)
+        comparisons.find do |c|
+          c.runtime == runtime && c.workload == workload && c.params == params && c.metric == metric
+        end
+      end
+
+      # Cells grouped by workload and parameters, baseline first within each group.
+      def groups
+        cells.group_by { |c| [c.workload, c.params] }.map do |(workload, params), group|
+          [workload, params, group.sort_by { |c| (c.runtime == baseline) ? 0 : 1 }]
+        end
+      end
+
+      def failed_trials = trials.reject(&:ok?)
+    end
+
+    def initialize(alpha: 0.05, resamples: 10_000)
+      @alpha = alpha
+      @resamples = resamples
+    end
+
+    def analyze(meta:, trials:)
+      cells = Plan.from_h(meta.fetch("plan")).cells
+      ok = trials.select(&:ok?).group_by(&:cell_key)
+      summaries = cells.flat_map { |cell| summarize(cell, ok.fetch(cell.key, [])) }
+      comparisons = compare(meta, cells, ok)
+      Report.new(meta: meta, cells: cells, trials: trials, summaries: summaries, comparisons: comparisons,
+        warnings: warnings(meta, cells, trials, ok, summaries)).freeze
+    end
+
+    private
+
+    def summarize(cell, trials)
+      metric_names(trials).map do |metric|
+        values = values(trials, metric)
+        Summary.new(cell_key: cell.key, runtime: cell.runtime, workload: cell.workload, params: cell.params,
+          metric: metric, unit: Metrics.fetch(metric).unit, **Stats.summarize(values)).freeze
+      end
+    end
+
+    def compare(meta, cells, ok)
+      baseline = meta.fetch("baseline")
+      rng = Random.new(meta.dig("plan", "seed") || 0)
+      raw = cells.reject { |c| c.runtime == baseline }.flat_map do |cell|
+        base_cell = cells.find { |c| c.runtime == baseline && c.comparable_key == cell.comparable_key }
+        next [] unless base_cell
+        base_trials = ok.fetch(base_cell.key, [])
+        other_trials = ok.fetch(cell.key, [])
+        (metric_names(base_trials) & metric_names(other_trials)).map do |metric|
+          compare_metric(cell, baseline, metric, values(base_trials, metric), values(other_trials, metric), rng)
+        end
+      end
+      adjust(raw)
+    end
+
+    def compare_metric(cell, baseline, metric, base, other, rng)
+      definition = Metrics.fetch(metric)
+      rate = definition.rate
+      {
+        runtime: cell.runtime, baseline: baseline, workload: cell.workload, params: cell.params,
+        metric: metric, unit: definition.unit, higher_is_better: definition.higher_is_better,
+        ratio: Stats.ratio(base, other, rate: rate),
+        ci: Stats.bootstrap_ratio_ci(base, other, rate: rate, rng: rng, resamples: @resamples),
+        p_value: Stats.permutation_p_value(base, other, rate: rate, rng: rng),
+        n: other.size, baseline_n: base.size
+      }
+    end
+
+    # Holm correction within each metric, across every comparison of that metric.
+    def adjust(raw)
+      raw.group_by { |c| c[:metric] }.flat_map do |metric, group|
+        adjusted = Stats.holm(group.map { |c| c[:p_value] })
+        definition = Metrics.fetch(metric)
+        group.zip(adjusted).map do |c, p_adjusted|
+          direction = Stats.direction(ratio: c[:ratio], ci: c[:ci], p_adjusted: p_adjusted, alpha: @alpha)
+          Comparison.new(**c, p_adjusted: p_adjusted, verdict: verdict(definition, direction)).freeze
+        end
+      end
+    end
+
+    def verdict(definition, direction)
+      return NO_DIFFERENCE if direction == :same
+      return direction.to_s unless definition.speed?
+      better = (direction == :higher) == definition.higher_is_better
+      better ? "faster" : "slower"
+    end
+
+    def warnings(meta, cells, trials, ok, summaries)
+      list = []
+      cells.each do |cell|
+        n = ok.fetch(cell.key, []).size
+        failed = trials.select { |t| t.cell_key == cell.key && t.failed? }
+        unless failed.empty?
+          list << "#{cell.key}: #{failed.size} failed batch#{"es" if failed.size > 1} (#{failed.first.reason})"
+        end
+        if n < MIN_BATCHES
+          list << "#{cell.key}: only #{n} ok batch#{"es" unless n == 1}; statistics need #{MIN_BATCHES} or more (--batches)"
+        end
+        primary = meta.dig("workloads", cell.workload, "primary_metric")
+        summary = summaries.find { |s| s.cell_key == cell.key && s.metric == primary }
+        if summary&.cv && summary.cv > CV_LIMIT
+          list << format("%s: %s varies a lot between batches (CV %.1f%% > %d%%); close other programs, pin CPUs with --cpus or add batches",
+            cell.key, Metrics.fetch(primary).label, summary.cv * 100, (CV_LIMIT * 100).round)
+        end
+      end
+      list.concat(host_warnings(meta))
+      list.concat((meta["runtimes"] || {}).values.flat_map { |r| r["warnings"] || [] })
+      list.concat(trials.flat_map { |t| (t.warnings || []).map { |w| "#{t.cell_key}: #{w}" } })
+      list.uniq
+    end
+
+    # Only the load before the run counts: afterwards the benchmark's own processes are in the average.
+    def host_warnings(meta)
+      cores = meta.dig("host", "cores") || 1
+      load = meta.dig("host", "load_average")
+      return [] unless load&.first && load.first > cores * 0.5
+      [format("the host was busy before the run (load %.2f on %d cores); timings may be noisy", load.first, cores)]
+    end
+
+    def metric_names(trials)
+      trials.flat_map { |t| t.metrics.keys }.uniq.select { |m| trials.all? { |t| t.metrics[m].is_a?(Numeric) } }
+    end
+
+    def values(trials, metric) = trials.map { |t| t.metrics.fetch(metric).to_f }
+  end
+end

@@ -1,0 +1,85 @@
+# The command line: picks the subcommand, turns errors into one line that names the fix (a backtrace
+# only with --debug), and returns the exit status. Each subcommand lives in lib/rubyrig/commands/.
+require "optparse"
+
+module Rubyrig
+  class CLI
+    COMMANDS = {
+      "run" => :Run, "compare" => :Compare, "report" => :Report, "runtimes" => :Runtimes,
+      "build" => :Build, "doctor" => :Doctor, "demo" => :Demo, "workloads" => :Workloads
+    }.freeze
+
+    USAGE = <<~TEXT
+      Usage: rubyrig COMMAND [options]
+
+      Compare Ruby runtimes on your workload, with honest statistics.
+
+      Commands:
+        compare    run a workload under several runtimes from the command line
+        run        run an experiment file, or resume an interrupted run (--resume DIR)
+        report     render the report of a finished or partial run again
+        runtimes   list the Ruby interpreters rubyrig can find
+        build      build CRuby from source into rubyrig's cache
+        workloads  list the built-in workloads
+        doctor     check tools, interpreters and the host, and say what to fix
+        demo       compare the system Ruby with and without YJIT (and 3.3.8 when built)
+
+      Global options:
+        --debug      show backtraces for errors
+        -h, --help   show help (also: rubyrig COMMAND --help)
+        --version    print the version
+
+      Environment: NO_COLOR turns colour off; RUBYRIG_CACHE_DIR moves the cache (default ~/.cache/rubyrig).
+    TEXT
+
+    EXIT_OK = 0
+    EXIT_ERROR = 1
+    EXIT_USAGE = 2
+    EXIT_INTERRUPTED = 130
+
+    def initialize(argv, env: ENV.to_h, out: $stdout, err: $stderr)
+      @argv = argv.dup
+      @settings = Settings.from_env(env, out: out, err: err)
+    end
+
+    def run
+      @settings.debug = !@argv.delete("--debug").nil?
+      name = @argv.shift
+      case name
+      when nil, "-h", "--help", "help"
+        @settings.out.puts(USAGE)
+        name.nil? ? EXIT_USAGE : EXIT_OK
+      when "--version", "-v"
+        @settings.out.puts("rubyrig #{VERSION}")
+        EXIT_OK
+      else
+        command = COMMANDS.fetch(name) { raise UsageError, unknown_command(name) }
+        Commands.const_get(command).new(@argv, @settings).call
+      end
+    rescue Interrupt
+      @settings.err.puts("\nrubyrig: interrupted")
+      EXIT_INTERRUPTED
+    rescue OptionParser::ParseError => e
+      report_error(UsageError.new("#{e.message}; see `rubyrig #{name} --help`"))
+      EXIT_USAGE
+    rescue UsageError => e
+      report_error(e)
+      EXIT_USAGE
+    rescue Error => e
+      report_error(e)
+      EXIT_ERROR
+    end
+
+    private
+
+    def report_error(error)
+      @settings.err.puts("rubyrig: error: #{error.message}")
+      @settings.err.puts(error.full_message(highlight: false)) if @settings.debug
+    end
+
+    def unknown_command(name)
+      suggestion = DidYouMean::SpellChecker.new(dictionary: COMMANDS.keys).correct(name).first
+      "unknown command '#{name}'#{"; did you mean '#{suggestion}'?" if suggestion} (see `rubyrig --help`)"
+    end
+  end
+end

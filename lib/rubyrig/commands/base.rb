@@ -1,0 +1,68 @@
+# What the subcommands share: the runtime catalog, export options, running an experiment into a
+# results directory, and rendering its report to the terminal and to files.
+require "optparse"
+require "time"
+
+module Rubyrig
+  module Commands
+    class Base
+      def initialize(argv, settings)
+        @argv = argv
+        @settings = settings
+        @exports = {}
+      end
+
+      private
+
+      def out = @settings.out
+
+      def err = @settings.err
+
+      def catalog
+        @catalog ||= Rubyrig::Runtimes::Catalog.new(
+          discovery: Rubyrig::Runtimes::Discovery.new(env: @settings.env, cache_dir: @settings.cache_dir),
+          fingerprint: Rubyrig::Runtimes::Fingerprint.new(cache_dir: @settings.cache_dir)
+        )
+      end
+
+      def export_options(opts)
+        opts.on("--export-json FILE", "also write the report as JSON to FILE") { |f| @exports[:json] = f }
+        opts.on("--export-csv FILE", "also write the report as CSV to FILE") { |f| @exports[:csv] = f }
+        opts.on("--export-markdown FILE", "also write a Markdown report for bug trackers to FILE") { |f| @exports[:markdown] = f }
+      end
+
+      def default_results_dir(name)
+        stamp = Time.now.strftime("%Y%m%d-%H%M%S")
+        File.join(@settings.results_root, "#{stamp}-#{name.gsub(/[^A-Za-z0-9_.-]+/, "-")}")
+      end
+
+      def runner(experiment, raw)
+        Runner.new(experiment: experiment, raw: raw, settings: @settings, catalog: catalog,
+          progress: Progress.new(io: err, tty: @settings.tty))
+      end
+
+      # Runs (or resumes) and reports; Ctrl-C keeps what was measured and says how to continue.
+      def execute(dir)
+        store = yield
+        render(store)
+      rescue Interrupt
+        err.puts("\nrubyrig: interrupted; the batches already measured are in #{dir}/trials.jsonl; " \
+          "continue with `rubyrig run --resume #{dir}`")
+        CLI::EXIT_INTERRUPTED
+      end
+
+      # Prints the terminal report, writes report.md and summary.json into the run, and the exports.
+      def render(store)
+        report = Analysis.new.analyze(meta: store.meta, trials: store.trials)
+        out.print(Reporters::Terminal.new(report, color: @settings.color).render)
+        written = Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md")})
+        written += Reporters.export(report, @exports)
+        out.puts("Results: #{store.dir} (#{(written.map { |p| File.basename(p) } + ["trials.jsonl"]).uniq.join(", ")})")
+        failed = report.failed_trials.size
+        return CLI::EXIT_OK if failed.zero?
+        err.puts("rubyrig: #{failed} batch#{"es" if failed > 1} failed; the reasons are in the warnings above")
+        CLI::EXIT_ERROR
+      end
+    end
+  end
+end

@@ -1,0 +1,85 @@
+# `rubyrig compare -r A -r B -- WORKLOAD`: an experiment from the command line, without a file.
+module Rubyrig
+  module Commands
+    class Compare < Base
+      BANNER = <<~TEXT
+        Usage: rubyrig compare -r RUNTIME -r RUNTIME [options] -- WORKLOAD [ARGS...]
+
+        WORKLOAD is builtin:NAME (see `rubyrig workloads`), a Ruby file (script workload, run through
+        the in-process harness), or any command line (command workload, timed from outside).
+        RUNTIME is [LABEL=]BASE[+variant...]: BASE is system, a version (3.3.8, 3.3), jruby or a path;
+        variants are +yjit, +yjit-mem=MiB, +yjit-stats, +jemalloc, +mn. The first -r is the baseline.
+
+        Example: rubyrig compare -r system -r system+yjit --param steps=10000,20000 -- builtin:nbody
+
+        Options:
+      TEXT
+
+      def call
+        raw = {"runtimes" => [], "batches" => Experiment::DEFAULT_BATCHES}
+        params = {}
+        workload = {}
+        dir = nil
+        parser = OptionParser.new do |opts|
+          opts.banner = BANNER
+          opts.on("-r", "--runtime SPEC", "a runtime to compare (repeat; at least one)") { |r| raw["runtimes"] << r }
+          opts.on("--baseline LABEL", "the runtime the others are compared to (default: the first -r)") { |b| raw["baseline"] = b }
+          opts.on("-b", "--batches N", Integer, "fresh-process batches per cell (default: #{Experiment::DEFAULT_BATCHES})") { |n| raw["batches"] = n }
+          opts.on("-p", "--param NAME=V1,V2", "a workload parameter; a list makes a matrix (repeatable)") do |text|
+            key, values = text.split("=", 2)
+            raise UsageError, "--param needs NAME=VALUE[,VALUE...], got '#{text}'" if values.nil? || key.empty?
+            params[key] = values.split(",").map { |v| typed(v) }
+          end
+          opts.on("--iterations N", Integer, "measured iterations per batch for scripts (default: the workload's, else 10)") { |n| workload["iterations"] = n }
+          opts.on("--warmup N", Integer, "warmup iterations per batch for scripts (default: the workload's, else 2)") { |n| workload["warmup"] = n }
+          opts.on("--seed N", Integer, "seed of the randomized batch order (default: random, recorded)") { |n| raw["seed"] = n }
+          opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 or 0-1 (default: no pinning)") { |c| raw["cpus"] = c }
+          opts.on("--timeout SECONDS", Float, "deadline per batch (default: #{Experiment::DEFAULT_TIMEOUT_S})") { |t| raw["timeout_s"] = t }
+          opts.on("--name NAME", "name of the run (default: the workload's name)") { |n| raw["name"] = n }
+          opts.on("--results DIR", "where the run is kept (default: ./rubyrig-results/<timestamp>-<name>)") { |d| dir = d }
+          export_options(opts)
+        end
+        rest = parser.parse(@argv)
+        if rest.include?("--help") || @argv.empty?
+          out.puts(parser.help)
+          return CLI::EXIT_OK
+        end
+        raise UsageError, "give at least one runtime with -r, e.g. -r system -r system+yjit" if raw["runtimes"].empty?
+        raise UsageError, "give the workload after --, e.g. -- builtin:nbody" if rest.empty?
+        workload.merge!(target(rest))
+        workload["params"] = params unless params.empty?
+        raw["workloads"] = [workload]
+        raw["name"] ||= workload["builtin"] || File.basename(Array(workload["script"] || workload["command"]).first.to_s)
+        experiment = Experiment.from_data(raw)
+        dir ||= default_results_dir(experiment.name)
+        command_line = ["rubyrig", "compare", *@argv_original]
+        execute(dir) { runner(experiment, raw).start(dir, command_line: command_line) }
+      end
+
+      def initialize(argv, settings)
+        super
+        @argv_original = argv.dup
+      end
+
+      private
+
+      def target(rest)
+        if rest.size == 1 && Builtins.builtin?(rest.first)
+          {"builtin" => rest.first.delete_prefix(Builtins::PREFIX)}
+        elsif rest.size == 1 && rest.first.end_with?(".rb")
+          {"script" => rest.first}
+        else
+          {"command" => rest}
+        end
+      end
+
+      def typed(text)
+        case text
+        when /\A-?\d+\z/ then Integer(text, 10)
+        when /\A-?\d+\.\d+\z/ then Float(text)
+        else text
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,55 @@
+# `rubyrig run FILE` runs an experiment file; `rubyrig run --resume DIR` completes an interrupted run.
+module Rubyrig
+  module Commands
+    class Run < Base
+      BANNER = <<~TEXT
+        Usage: rubyrig run EXPERIMENT.yml [options]
+               rubyrig run --resume DIR [options]
+
+        The experiment file format is described in docs/experiment-format.md.
+
+        Options:
+      TEXT
+
+      def call
+        dir = nil
+        resume = nil
+        overrides = {}
+        parser = OptionParser.new do |opts|
+          opts.banner = BANNER
+          opts.on("--resume DIR", "complete the batches an interrupted run did not finish") { |d| resume = d }
+          opts.on("--results DIR", "where the run is kept (default: ./rubyrig-results/<timestamp>-<name>)") { |d| dir = d }
+          opts.on("-b", "--batches N", Integer, "override the file's batches per cell (file default: #{Experiment::DEFAULT_BATCHES})") { |n| overrides["batches"] = n }
+          opts.on("--seed N", Integer, "override the file's seed (default: random, recorded)") { |n| overrides["seed"] = n }
+          opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 (default: the file's cpus, else none)") { |c| overrides["cpus"] = c }
+          export_options(opts)
+        end
+        command_line = ["rubyrig", "run", *@argv]
+        rest = parser.parse(@argv)
+        return resume_run(resume) if resume
+        if rest.size != 1
+          out.puts(parser.help)
+          return rest.empty? ? CLI::EXIT_USAGE : raise(UsageError, "give exactly one experiment file, got #{rest.size}")
+        end
+        path = rest.first
+        source = YamlSource.load(path)
+        # Overrides lose the file's line numbers in messages, so they are applied only when given.
+        source = YamlSource.from_data(source.data.merge(overrides), path) if overrides.any? && source.data.is_a?(Hash)
+        experiment = Experiment.from_source(source, base_dir: File.dirname(File.expand_path(path)))
+        raw = source.data
+        dir ||= default_results_dir(experiment.name)
+        execute(dir) { runner(experiment, raw).start(dir, command_line: command_line) }
+      end
+
+      private
+
+      def resume_run(dir)
+        store = Store.open(dir)
+        meta = store.meta
+        experiment = Experiment.from_data(meta.fetch("experiment"), label: "#{dir}/run.json",
+          base_dir: meta["experiment_base_dir"] || Dir.pwd)
+        execute(dir) { runner(experiment, meta["experiment"]).resume(store) }
+      end
+    end
+  end
+end

@@ -1,0 +1,23 @@
+# The registry of workload drivers: which experiment key selects which kind, and the class that runs it.
+module Rubyrig
+  module Drivers
+    autoload :Base, "rubyrig/drivers/base"
+    autoload :Command, "rubyrig/drivers/command"
+    autoload :Context, "rubyrig/drivers/context"
+    autoload :ProcessRun, "rubyrig/drivers/process_run"
+    autoload :Script, "rubyrig/drivers/script"
+
+    # kind => class name; experiment key => kind.
+    KINDS = {"script" => :Script, "command" => :Command}.freeze
+    SELECTORS = {"script" => "script", "command" => "command"}.freeze
+
+    module_function
+
+    def fetch(kind)
+      name = KINDS.fetch(kind) { raise ExperimentError, "unknown workload kind '#{kind}': use one of #{KINDS.keys.join(", ")}" }
+      const_get(name)
+    end
+
+    def selectors = SELECTORS
+  end
+end

@@ -1,0 +1,21 @@
+# What every workload driver shares: no extra experiment keys by default, and the shape of a result.
+module Rubyrig
+  module Drivers
+    class Base
+      # The outcome of one batch, before the runner stamps ids and times on it.
+      Result = Struct.new(:status, :reason, :metrics, :facts, :samples, :artifacts, :warnings, keyword_init: true) do
+        def self.failed(reason, **rest) = new(status: "failed", reason: reason, metrics: {}, facts: {}, samples: {},
+          artifacts: [], warnings: [], **rest)
+      end
+
+      # Extra keys this kind accepts in an experiment's workload entry.
+      def self.option_keys = []
+
+      # Validates and returns the kind-specific options; `fail` is called with (keys, message).
+      def self.load_options(_entry, _builtin, _fail) = {}
+
+      # The metric shown first in tables for this workload.
+      def self.primary_metric(_workload) = "wall_s"
+    end
+  end
+end

@@ -1,0 +1,45 @@
+# Runs any argv as a whole process under the runtime's environment and times it from outside, like
+# hyperfine. "{name}" in an argument is replaced by the cell's parameter of that name.
+module Rubyrig
+  module Drivers
+    class Command < Base
+      def self.option_keys = %w[chdir]
+
+      def self.load_options(entry, _builtin, fail)
+        chdir = entry["chdir"]
+        return {} if chdir.nil?
+        fail.call(["chdir"], "must be a directory path") unless chdir.is_a?(String)
+        {"chdir" => chdir}
+      end
+
+      def self.primary_metric(_workload) = "wall_s"
+
+      def initialize(context)
+        @context = context
+      end
+
+      def run
+        process = ProcessRun.new(@context)
+        outcome = process.run(argv, env: process.env(ruby_flags_in_rubyopt: true), chdir: chdir)
+        Base::Result.new(
+          status: outcome.ok? ? "ok" : "failed", reason: outcome.ok? ? nil : outcome.failure_reason,
+          metrics: outcome.metrics, facts: outcome.facts, samples: {},
+          artifacts: %w[stdout.log stderr.log probe], warnings: outcome.warnings
+        )
+      end
+
+      def argv
+        @context.workload.target.map do |arg|
+          arg.gsub(/\{(\w+)\}/) { @context.params.fetch(Regexp.last_match(1), Regexp.last_match(0)).to_s }
+        end
+      end
+
+      private
+
+      def chdir
+        dir = @context.workload.options["chdir"]
+        dir && File.expand_path(dir, @context.workload.base_dir)
+      end
+    end
+  end
+end

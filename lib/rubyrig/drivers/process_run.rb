@@ -1,0 +1,156 @@
+# Runs one measured process tree under a runtime: composes the environment (probe, variants, gem set),
+# spawns it pinned and in its own group, samples it with the Monitor, enforces the deadline, then
+# reads every probe file and turns it all into the standard metrics and the variant verdict.
+require "json"
+require "fileutils"
+
+module Rubyrig
+  module Drivers
+    class ProcessRun
+      PROBE = File.expand_path("../probe/probe.rb", __dir__)
+      HARNESS = File.expand_path("../probe/harness.rb", __dir__)
+
+      # What came back: the exit, every probe report, the root process's report and the metrics.
+      Outcome = Struct.new(:exit, :timed_out, :probes, :root_probe, :metrics, :problems, :warnings, :stderr_tail,
+        keyword_init: true) do
+        def ok? = !timed_out && exit&.success? && problems.empty?
+
+        def failure_reason
+          return "timed out; raise timeout_s or shorten the workload" if timed_out
+          return problems.join("; ") unless problems.empty?
+          tail = stderr_tail.to_s.strip
+          "#{exit.describe}#{": #{tail}" unless tail.empty?}"
+        end
+
+        # What the probe saw in the root process, plus how the process ended, for the trial record.
+        def facts
+          root = root_probe || {}
+          {
+            "description" => root["description"],
+            "engine" => root["engine"],
+            "yjit_enabled" => root["yjit_enabled"],
+            "allocator" => root["allocator"],
+            "mn_threads_env" => root["mn_threads_env"],
+            "ruby_processes" => probes.size,
+            "exit_status" => exit&.status,
+            "exit_signal" => exit&.signal
+          }.compact
+        end
+      end
+
+      def initialize(context, monitor_interval_s: 0.2)
+        @context = context
+        @launch = context.launch
+        @monitor_interval_s = monitor_interval_s
+      end
+
+      # The environment of a measured Ruby: variant settings, the probe in RUBYOPT (so that child Ruby
+      # processes report too), the interpreter first on PATH, and the cell's parameters.
+      def env(ruby_flags_in_rubyopt: false)
+        rubyopt = ["-r#{PROBE}"]
+        rubyopt.concat(@launch.ruby_flags) if ruby_flags_in_rubyopt
+        rubyopt << @launch.runtime.env["RUBYOPT"] if @launch.runtime.env["RUBYOPT"]
+        @launch.env.merge(@context.bundle_env || {}).merge(
+          "RUBYOPT" => rubyopt.join(" "),
+          "RUBYRIG_PROBE_DIR" => probe_dir,
+          "RUBYRIG_PROBE_ENV_KEYS" => @launch.echoed_env_keys.join(","),
+          "RUBYRIG_PARAMS" => @context.params_env,
+          "RUBYRIG_ITERATIONS" => @context.workload.iterations&.to_s,
+          "RUBYRIG_WARMUP" => @context.workload.warmup&.to_s,
+          "PATH" => [@launch.interpreter.bin_dir, ENV.fetch("PATH", "")].join(File::PATH_SEPARATOR)
+        )
+      end
+
+      def probe_dir
+        @probe_dir ||= File.join(@context.artifacts_dir, "probe").tap { |d| FileUtils.mkdir_p(d) }
+      end
+
+      def run(argv, env:, chdir: nil)
+        stdout = File.join(@context.artifacts_dir, "stdout.log")
+        stderr = File.join(@context.artifacts_dir, "stderr.log")
+        child = Child.spawn(argv, env: env, chdir: chdir, out: stdout, err: stderr, cpus: @context.cpus)
+        monitor = Monitor.new(child.pid, interval_s: @monitor_interval_s).start
+        begin
+          exit = child.wait(timeout_s: @context.timeout_s)
+        ensure
+          monitor.stop
+          child.stop
+        end
+        collect(exit || child.wait, exit.nil?, child.pid, monitor, stderr)
+      end
+
+      private
+
+      def collect(exit, timed_out, root_pid, monitor, stderr_path)
+        probes = read_probes
+        root = probes.find { |p| p["pid"] == root_pid } || probes.first
+        problems = probes.flat_map { |p| @launch.contradictions(p) }.uniq
+        warnings = @launch.warnings.dup
+        if probes.empty? && !@launch.expect.empty?
+          warnings << "no Ruby process reported its facts, so the runtime's variants are unverified"
+        end
+        Outcome.new(
+          exit: exit, timed_out: timed_out, probes: probes, root_probe: root,
+          metrics: metrics(exit, probes, root, monitor), problems: problems, warnings: warnings,
+          stderr_tail: tail(stderr_path)
+        )
+      end
+
+      def read_probes
+        Dir.glob(File.join(probe_dir, "probe-*.json")).sort.filter_map do |file|
+          JSON.parse(File.read(file))
+        rescue JSON::ParserError # a process killed while writing; its facts are lost, the others stand
+          nil
+        end
+      end
+
+      def metrics(exit, probes, root, monitor)
+        m = {
+          "wall_s" => exit.wall_s,
+          "cpu_user_s" => exit.cpu_user_s,
+          "cpu_sys_s" => exit.cpu_sys_s,
+          "voluntary_ctx_switches" => exit.voluntary_ctx_switches,
+          "involuntary_ctx_switches" => exit.involuntary_ctx_switches
+        }
+        memory = probes.map { |p| p["memory"] || {} }
+        hwm = memory.filter_map { |mem| mem["hwm_bytes"] }.max || exit.max_rss_bytes
+        m["peak_rss_bytes"] = [monitor.peak_rss_bytes, hwm].compact.max
+        if memory.any? && memory.all? { |mem| mem["rss_bytes"] }
+          m["end_rss_bytes"] = memory.sum { |mem| mem["rss_bytes"] }
+          m["end_pss_bytes"] = memory.sum { |mem| mem["pss_bytes"] } if memory.all? { |mem| mem["pss_bytes"] }
+        end
+        m.merge!(gc_metrics(probes))
+        m.merge!(yjit_metrics(root))
+        m.compact
+      end
+
+      def gc_metrics(probes)
+        gcs = probes.map { |p| p["gc"] || {} }
+        return {} if gcs.empty?
+        sum = ->(key) { (gcs.all? { |g| g[key] }) ? gcs.sum { |g| g[key] } : nil }
+        {
+          "gc_count" => sum.call("count"),
+          "gc_minor_count" => sum.call("minor_count"),
+          "gc_major_count" => sum.call("major_count"),
+          "gc_time_s" => sum.call("time_ms")&./(1000.0)
+        }
+      end
+
+      def yjit_metrics(root)
+        stats = root && root["yjit"]
+        return {} unless stats
+        {
+          "yjit_code_region_bytes" => stats["code_region_size"],
+          "yjit_alloc_bytes" => stats["yjit_alloc_size"],
+          "yjit_compile_time_s" => stats["compile_time_ns"]&./(1e9),
+          "yjit_ratio_in_yjit" => stats["ratio_in_yjit"]
+        }
+      end
+
+      def tail(path)
+        return nil unless File.exist?(path)
+        File.foreach(path).map(&:strip).reject(&:empty?).last(1).join[0, 300]
+      end
+    end
+  end
+end

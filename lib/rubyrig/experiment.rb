@@ -1,0 +1,280 @@
+# An experiment: runtimes, baseline, workloads with parameter matrices, batches and seed. Built from a
+# YAML file or from CLI shortcuts through the same validation, which names the line and the fix.
+require "shellwords"
+
+module Rubyrig
+  Experiment = Struct.new(:name, :description, :runtimes, :baseline, :workloads, :batches, :seed,
+    :timeout_s, :cpus, :source, keyword_init: true)
+
+  class Experiment
+    DEFAULT_BATCHES = 5
+    DEFAULT_TIMEOUT_S = 600
+
+    def self.load(path)
+      from_source(YamlSource.load(path), base_dir: File.dirname(File.expand_path(path)))
+    end
+
+    def self.from_data(data, label: "command line", base_dir: Dir.pwd)
+      from_source(YamlSource.from_data(data, label), base_dir: base_dir)
+    end
+
+    def self.from_source(source, base_dir:)
+      Loader.new(source, base_dir).experiment
+    end
+
+    def runtime(label) = runtimes.find { |r| r.label == label }
+
+    def to_h
+      {
+        name: name, description: description, runtimes: runtimes.map(&:to_h), baseline: baseline,
+        workloads: workloads.map(&:to_h), batches: batches, seed: seed, timeout_s: timeout_s, cpus: cpus
+      }
+    end
+  end
+
+  # Turns parsed YAML into an Experiment, rejecting unknown keys, wrong types and empty matrices.
+  class Experiment::Loader
+    TOP_KEYS = %w[name description runtimes baseline workloads workload batches seed timeout_s cpus].freeze
+    RUNTIME_KEYS = %w[spec label env flags].freeze
+    COMMON_WORKLOAD_KEYS = %w[name params iterations warmup timeout_s gemfile builtin].freeze
+
+    def initialize(source, base_dir)
+      @source = source
+      @base_dir = base_dir
+    end
+
+    def experiment
+      data = @source.data
+      fail_at([], "is empty or not a mapping; start with `runtimes:` and `workloads:`") unless data.is_a?(Hash)
+      check_keys(data, TOP_KEYS, [], "the top level")
+      runtimes = load_runtimes(data)
+      workloads = load_workloads(data)
+      Experiment.new(
+        name: optional(data, "name", String, []) || default_name,
+        description: optional(data, "description", String, []),
+        runtimes: runtimes.freeze,
+        baseline: load_baseline(data, runtimes),
+        workloads: workloads.freeze,
+        batches: positive_integer(data, "batches", []) || Experiment::DEFAULT_BATCHES,
+        seed: optional(data, "seed", Integer, []) || Random.new_seed % 2**32,
+        timeout_s: positive_number(data, "timeout_s", []) || Experiment::DEFAULT_TIMEOUT_S,
+        cpus: cpus(data),
+        source: @source.path.to_s
+      ).freeze
+    end
+
+    private
+
+    def default_name
+      File.basename(@source.path.to_s, ".*").gsub(/[^A-Za-z0-9_.-]+/, "-")
+    end
+
+    def load_runtimes(data)
+      list = data["runtimes"]
+      fail_at(["runtimes"], "is missing; list at least one runtime, e.g. `runtimes: [system, system+yjit]`") if list.nil?
+      fail_at(["runtimes"], "must be a list of runtime specs, e.g. [system, 3.3.8+yjit]") unless list.is_a?(Array)
+      fail_at(["runtimes"], "is empty; list at least one runtime, e.g. [system, system+yjit]") if list.empty?
+      runtimes = list.each_with_index.map { |entry, i| load_runtime(entry, ["runtimes", i]) }
+      duplicate = runtimes.map(&:label).tally.find { |_, n| n > 1 }
+      if duplicate
+        fail_at(["runtimes"], "has the label '#{duplicate[0]}' twice; give each a label, e.g. a=system and b=system")
+      end
+      runtimes
+    end
+
+    def load_runtime(entry, at)
+      case entry
+      when String
+        wrap(at) { Runtime.parse(entry) }
+      when Hash
+        check_keys(entry, RUNTIME_KEYS, at, "a runtime")
+        spec = entry["spec"]
+        fail_at(at, "needs `spec:`, e.g. spec: 3.3.8+yjit") unless spec.is_a?(String)
+        env = optional(entry, "env", Hash, at) || {}
+        env.each do |key, value|
+          unless value.is_a?(String) || value.is_a?(Numeric) || value == true || value == false
+            fail_at(at + ["env", key], "must be a string or number, got #{value.class}")
+          end
+        end
+        flags = optional(entry, "flags", Array, at) || []
+        fail_at(at + ["flags"], "must be a list of strings, e.g. [--yjit-call-threshold=1]") unless flags.all?(String)
+        wrap(at) { Runtime.parse(spec, env: env, flags: flags, label: optional(entry, "label", String, at)) }
+      else
+        fail_at(at, "must be a spec string or a mapping with spec:, got #{entry.class}")
+      end
+    end
+
+    def load_baseline(data, runtimes)
+      baseline = optional(data, "baseline", String, []) || runtimes.first.label
+      unless runtimes.any? { |r| r.label == baseline }
+        fail_at(["baseline"], "'#{baseline}' is not a runtime label; use one of #{runtimes.map(&:label).join(", ")}")
+      end
+      baseline
+    end
+
+    def load_workloads(data)
+      if data.key?("workload") && data.key?("workloads")
+        fail_at(["workload"], "and `workloads:` are both given; keep one")
+      end
+      list = data.key?("workload") ? [data["workload"]] : data["workloads"]
+      at = data.key?("workload") ? ["workload"] : ["workloads"]
+      fail_at([], "has no workloads; add e.g. `workloads: [{builtin: nbody}]`") if list.nil?
+      fail_at(at, "must be a list of workloads") unless list.is_a?(Array)
+      fail_at(at, "is empty; add at least one workload") if list.empty?
+      workloads = list.each_with_index.map do |entry, i|
+        load_workload(entry, data.key?("workload") ? at : at + [i])
+      end
+      duplicate = workloads.map(&:name).tally.find { |_, n| n > 1 }
+      fail_at(at, "has the workload '#{duplicate[0]}' twice; give one a `name:`") if duplicate
+      workloads
+    end
+
+    def load_workload(entry, at)
+      entry = {"builtin" => entry} if entry.is_a?(String) && Builtins.builtin?(entry)
+      fail_at(at, "must be a mapping such as {builtin: nbody} or {script: bench.rb}") unless entry.is_a?(Hash)
+      kind, target, builtin = workload_kind(entry, at)
+      driver = Drivers.fetch(kind)
+      check_keys(entry, COMMON_WORKLOAD_KEYS + Drivers.selectors.keys + driver.option_keys, at, "a #{kind} workload")
+      params = load_params(entry, at, builtin)
+      Workload.new(
+        name: optional(entry, "name", String, at) || builtin&.workload_name || default_workload_name(kind, target),
+        kind: kind,
+        target: target,
+        params: params.freeze,
+        iterations: positive_integer(entry, "iterations", at) || builtin&.iterations,
+        warmup: non_negative_integer(entry, "warmup", at) || builtin&.warmup,
+        timeout_s: positive_number(entry, "timeout_s", at),
+        gemfile: optional(entry, "gemfile", String, at)&.then { |g| File.expand_path(g, @base_dir) },
+        options: driver.load_options(entry, builtin, ->(keys, message) { fail_at(at + keys, message) }),
+        base_dir: @base_dir
+      ).freeze
+    end
+
+    def workload_kind(entry, at)
+      given = Drivers.selectors.keys.select { |k| entry.key?(k) }
+      given << "builtin" if entry.key?("builtin")
+      if given.size != 1
+        what = given.empty? ? "names no workload" : "names #{given.join(" and ")}"
+        fail_at(at, "#{what}; give exactly one of builtin:, #{Drivers.selectors.keys.map { |k| "#{k}:" }.join(", ")}")
+      end
+      key = given.first
+      value = entry[key]
+      if key == "builtin"
+        fail_at(at + ["builtin"], "must be a built-in name such as nbody") unless value.is_a?(String)
+        builtin = wrap(at + ["builtin"]) { Builtins.fetch(value) }
+        target = (builtin.kind == "script") ? builtin.path : builtin.name
+        [builtin.kind, target, builtin]
+      else
+        [Drivers.selectors.fetch(key), load_target(key, value, at + [key]), nil]
+      end
+    end
+
+    def load_target(key, value, at)
+      case key
+      when "script"
+        fail_at(at, "must be the path of a Ruby file") unless value.is_a?(String)
+        path = File.expand_path(value, @base_dir)
+        fail_at(at, "file #{value} does not exist; give the path of a Ruby file") unless File.file?(path)
+        path
+      when "command"
+        argv = value.is_a?(String) ? Shellwords.split(value) : value
+        valid = argv.is_a?(Array) && !argv.empty? && argv.all? { |a| a.is_a?(String) || a.is_a?(Numeric) }
+        unless valid
+          fail_at(at, "must be a list of arguments such as [ruby, -e, \"1\"] or a command line")
+        end
+        argv.map(&:to_s)
+      else
+        value
+      end
+    end
+
+    def default_workload_name(kind, target)
+      case kind
+      when "script" then File.basename(target)
+      when "command" then target.join(" ")[0, 60]
+      else target.to_s
+      end
+    end
+
+    def load_params(entry, at, builtin)
+      given = optional(entry, "params", Hash, at) || {}
+      defaults = builtin ? builtin.params : {}
+      unless defaults.empty?
+        given.each_key do |key|
+          next if defaults.key?(key)
+          suggestion = DidYouMean::SpellChecker.new(dictionary: defaults.keys).correct(key).first
+          hint = suggestion ? "did you mean '#{suggestion}'?" : "known: #{defaults.keys.join(", ")}"
+          fail_at(at + ["params", key], "is not a parameter of #{builtin.workload_name}; #{hint}")
+        end
+      end
+      defaults.merge(given).to_h do |key, value|
+        values = value.is_a?(Array) ? value : [value]
+        if values.empty?
+          fail_at(at + ["params", key], "is an empty list, so the matrix has no cells; give at least one value")
+        end
+        unless values.all? { |v| v.is_a?(String) || v.is_a?(Numeric) || v == true || v == false }
+          fail_at(at + ["params", key], "must be a value or a list of values (strings, numbers, booleans)")
+        end
+        [key.to_s, values.uniq.freeze]
+      end
+    end
+
+    def cpus(data)
+      value = data["cpus"]
+      return nil if value.nil?
+      text = value.to_s
+      fail_at(["cpus"], "must be a CPU list such as \"1\" or \"0-1\", got #{value.inspect}") unless text.match?(/\A\d+([,-]\d+)*\z/)
+      text
+    end
+
+    def check_keys(hash, allowed, at, what)
+      hash.each_key do |key|
+        next if allowed.include?(key)
+        suggestion = DidYouMean::SpellChecker.new(dictionary: allowed).correct(key.to_s).first
+        hint = suggestion ? "did you mean '#{suggestion}'?" : "allowed keys: #{allowed.join(", ")}"
+        fail_at(at + [key], "unknown key '#{key}' in #{what}; #{hint}", own_name: false)
+      end
+    end
+
+    def optional(hash, key, type, at)
+      value = hash[key]
+      return nil if value.nil?
+      return value if value.is_a?(type)
+      article = (type == Integer || type == Array) ? "an" : "a"
+      fail_at(at + [key], "must be #{article} #{type.name.downcase}, got #{value.inspect}")
+    end
+
+    def positive_integer(hash, key, at)
+      value = hash[key]
+      return nil if value.nil?
+      fail_at(at + [key], "must be a positive integer, got #{value.inspect}; write e.g. #{key}: 5") unless value.is_a?(Integer) && value.positive?
+      value
+    end
+
+    def non_negative_integer(hash, key, at)
+      value = hash[key]
+      return nil if value.nil?
+      fail_at(at + [key], "must be an integer of 0 or more, got #{value.inspect}") unless value.is_a?(Integer) && value >= 0
+      value
+    end
+
+    def positive_number(hash, key, at)
+      value = hash[key]
+      return nil if value.nil?
+      fail_at(at + [key], "must be a positive number of seconds, got #{value.inspect}") unless value.is_a?(Numeric) && value.positive?
+      value
+    end
+
+    def wrap(at)
+      yield
+    rescue Error => e
+      raise ExperimentError, "#{@source.where(at)}: #{e.message}"
+    end
+
+    def fail_at(keys, message, own_name: true)
+      name = keys.reverse.find { |k| k.is_a?(String) }
+      subject = (own_name && name) ? "#{name} " : ""
+      raise ExperimentError, "#{@source.where(keys)}: #{subject}#{message}"
+    end
+  end
+end

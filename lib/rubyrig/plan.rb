@@ -1,0 +1,57 @@
+# Expands an experiment into cells and batches, in a seeded random interleaved order: each round runs
+# every cell once, shuffled, so that drift on the host spreads evenly over the runtimes.
+module Rubyrig
+  class Plan
+    # One measurement of a cell in fresh processes; the unit of statistics.
+    Batch = Struct.new(:id, :cell, :number, :round, keyword_init: true) do
+      def to_h = {id: id, cell: cell.index, number: number, round: round}
+    end
+
+    attr_reader :cells, :batches, :seed
+
+    def self.build(experiment)
+      cells = []
+      experiment.workloads.each do |workload|
+        workload.param_combinations.each do |params|
+          experiment.runtimes.each do |runtime|
+            cells << Cell.new(index: cells.size, runtime: runtime.label, workload: workload.name, params: params).freeze
+          end
+        end
+      end
+      rng = Random.new(experiment.seed)
+      batches = (1..experiment.batches).flat_map do |round|
+        cells.shuffle(random: rng).map do |cell|
+          Batch.new(id: "c#{cell.index}-b#{round}", cell: cell, number: round, round: round).freeze
+        end
+      end
+      new(cells, batches, experiment.seed)
+    end
+
+    # The plan exactly as recorded in a run's metadata.
+    def self.from_h(hash)
+      cells = hash.fetch("cells").map do |c|
+        Cell.new(index: c["index"], runtime: c["runtime"], workload: c["workload"], params: c["params"]).freeze
+      end
+      batches = hash.fetch("order").map do |b|
+        Batch.new(id: b["id"], cell: cells.fetch(b["cell"]), number: b["number"], round: b["round"]).freeze
+      end
+      new(cells, batches, hash["seed"])
+    end
+
+    def initialize(cells, batches, seed)
+      @cells = cells.freeze
+      @batches = batches.freeze
+      @seed = seed
+    end
+
+    # Batches that have no trial yet, in plan order.
+    def remaining(trials)
+      done = trials.map(&:batch_id).to_h { |id| [id, true] }
+      batches.reject { |b| done[b.id] }
+    end
+
+    def batches_per_cell = batches.size / [cells.size, 1].max
+
+    def to_h = {seed: seed, cells: cells.map(&:to_h), order: batches.map(&:to_h)}
+  end
+end

@@ -1,0 +1,56 @@
+# Number formatting shared by the human-readable reporters: units, ratios, intervals and p-values.
+module Rubyrig
+  module Reporters
+    module Format
+      module_function
+
+      def value(number, unit)
+        return "n/a" if number.nil?
+        case unit
+        when "s" then seconds(number)
+        when "B" then bytes(number)
+        when "1/s" then "#{significant(number)}/s"
+        else significant(number)
+        end
+      end
+
+      def seconds(s)
+        return "n/a" if s.nil?
+        if s >= 1 then "#{significant(s)} s"
+        elsif s >= 1e-3 then "#{significant(s * 1e3)} ms"
+        else "#{significant(s * 1e6)} µs"
+        end
+      end
+
+      def bytes(b)
+        return "n/a" if b.nil?
+        units = %w[B KiB MiB GiB TiB]
+        exp = b.positive? ? [(Math.log(b) / Math.log(1024)).floor, units.size - 1].min : 0
+        exp = 0 if exp.negative?
+        "#{significant(b / 1024.0**exp)} #{units[exp]}"
+      end
+
+      # Four significant digits, without exponent notation for everyday magnitudes.
+      def significant(x)
+        return "n/a" if x.nil?
+        return x.to_s if x.is_a?(Integer) && x.abs < 100_000
+        return "0" if x.zero?
+        digits = [3 - Math.log10(x.abs).floor, 0].max
+        format("%.#{digits}f", x)
+      end
+
+      def ratio(r) = r.nil? ? "n/a" : format("%.3fx", r)
+
+      def ci(pair) = pair.nil? ? "n/a" : format("[%.3f, %.3f]", *pair)
+
+      def percent(fraction) = fraction.nil? ? "n/a" : format("%.1f%%", fraction * 100)
+
+      def p_value(p)
+        return "n/a" if p.nil?
+        (p < 0.001) ? "<0.001" : format("%.3f", p)
+      end
+
+      def params(hash) = hash.empty? ? "" : hash.map { |k, v| "#{k}=#{v}" }.join(" ")
+    end
+  end
+end

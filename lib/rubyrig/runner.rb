@@ -1,0 +1,126 @@
+# Executes a plan: resolves every runtime before the first batch, records the run's metadata, runs the
+# remaining batches in plan order through their drivers, and appends each trial the moment it ends.
+require "time"
+
+module Rubyrig
+  class Runner
+    attr_reader :store
+
+    # raw: the experiment data as given (file or CLI), stored so that a resume can re-validate it.
+    def initialize(experiment:, raw:, settings:, catalog:, progress:)
+      @experiment = experiment
+      @raw = raw
+      @settings = settings
+      @catalog = catalog
+      @progress = progress
+    end
+
+    # Starts a new run in dir and executes it.
+    def start(dir, command_line:)
+      launches = resolve_launches
+      plan = Plan.build(@experiment)
+      @store = Store.create(dir, initial_meta(plan, launches, command_line))
+      execute(plan, launches)
+    end
+
+    # Continues the run in an existing store.
+    def resume(store)
+      @store = store
+      launches = resolve_launches
+      meta = store.meta
+      plan = Plan.from_h(meta.fetch("plan"))
+      store.update_meta { |m| m.merge("resumed_at" => Array(m["resumed_at"]) + [Time.now.utc.iso8601]) }
+      execute(plan, launches)
+    end
+
+    private
+
+    def execute(plan, launches)
+      @store.lock!
+      @store.repair!
+      remaining = plan.remaining(@store.trials)
+      @progress.start(total: plan.batches.size, done: plan.batches.size - remaining.size)
+      remaining.each { |batch| @store.append(run_batch(batch, launches)) }
+      @store.update_meta { |m| m.merge("finished_at" => Time.now.utc.iso8601, "host_after" => host_after) }
+      @progress.finish
+      @store
+    rescue Interrupt
+      @progress.interrupted
+      @store&.update_meta { |m| m.merge("interrupted_at" => Time.now.utc.iso8601, "host_after" => host_after) }
+      raise
+    end
+
+    def run_batch(batch, launches)
+      workload = @experiment.workloads.find { |w| w.name == batch.cell.workload }
+      launch = launches.fetch(batch.cell.runtime)
+      @progress.batch_started(batch)
+      started_at = Time.now.utc
+      clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      result = measure(batch, workload, launch)
+      duration_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - clock
+      trial = Trial.new(
+        batch_id: batch.id, cell_key: batch.cell.key, runtime: batch.cell.runtime, workload: batch.cell.workload,
+        params: batch.cell.params, batch: batch.number, position: batch.round,
+        status: result.status, reason: result.reason,
+        started_at: started_at.iso8601(3), finished_at: Time.now.utc.iso8601(3), duration_s: duration_s,
+        metrics: result.metrics, facts: result.facts, samples: result.samples,
+        artifacts: result.artifacts, warnings: result.warnings
+      )
+      @progress.batch_finished(batch, trial)
+      trial
+    end
+
+    def measure(batch, workload, launch)
+      context = Drivers::Context.new(
+        batch: batch, workload: workload, launch: launch,
+        artifacts_dir: @store.artifacts_dir(batch.id), cpus: @settings.cpus || @experiment.cpus,
+        timeout_s: workload.timeout_s || @experiment.timeout_s, bundle_env: nil
+      )
+      Drivers.fetch(workload.kind).new(context).run
+    rescue Error => e # a batch that cannot even start (missing tool, bad port) fails alone; the run goes on
+      Drivers::Base::Result.failed(e.message)
+    end
+
+    def resolve_launches
+      jemalloc = Runtimes::Jemalloc.locate
+      @experiment.runtimes.to_h do |runtime|
+        interpreter = @catalog.resolve(runtime.base)
+        [runtime.label, Runtimes::Launch.compose(runtime, interpreter, jemalloc_path: jemalloc)]
+      end
+    end
+
+    def initial_meta(plan, launches, command_line)
+      {
+        "format_version" => RESULTS_FORMAT_VERSION,
+        "rubyrig_version" => VERSION,
+        "name" => @experiment.name,
+        "created_at" => Time.now.utc.iso8601,
+        "command_line" => command_line,
+        "experiment" => @raw.merge("seed" => @experiment.seed),
+        "experiment_base_dir" => @experiment.workloads.first&.base_dir,
+        "baseline" => @experiment.baseline,
+        "plan" => plan.to_h,
+        "runtimes" => launches.transform_values { |l| launch_meta(l) },
+        "workloads" => @experiment.workloads.to_h { |w| [w.name, {"kind" => w.kind, "primary_metric" => Drivers.fetch(w.kind).primary_metric(w)}] },
+        "host" => Host.new.facts,
+        "tools" => {"host_ruby" => RUBY_DESCRIPTION}
+      }
+    end
+
+    def launch_meta(launch)
+      {
+        "spec" => launch.runtime.spec,
+        "interpreter" => launch.interpreter.to_h.transform_keys(&:to_s),
+        "ruby_flags" => launch.ruby_flags,
+        "env" => launch.env.compact,
+        "expect" => launch.expect,
+        "warnings" => launch.warnings
+      }
+    end
+
+    def host_after
+      host = Host.new
+      {"load_average" => host.load_average}
+    end
+  end
+end

@@ -1,0 +1,35 @@
+# A runtime spec ("[LABEL=]BASE[+variant...]") parsed into its parts, plus env and flags from a file.
+module Rubyrig
+  Runtime = Struct.new(:label, :spec, :base, :variants, :env, :flags, keyword_init: true)
+
+  class Runtime
+    VARIANT_PATTERN = /\A(?<name>[a-z][a-z-]*)(?:=(?<value>[^+=]+))?\z/
+    LABEL_PATTERN = /\A(?<label>[A-Za-z0-9_.:-]+)=(?<rest>.+)\z/
+
+    # Parses a spec string. Labels default to the spec itself, so "system+yjit" is labelled
+    # "system+yjit" and "a=system" is labelled "a".
+    def self.parse(text, env: {}, flags: [], label: nil)
+      text = text.to_s.strip
+      raise RuntimeSpecError, "empty runtime spec: give one like system, 3.3.8+yjit or jruby" if text.empty?
+      if (m = LABEL_PATTERN.match(text)) && !m[:label].include?("/")
+        label ||= m[:label]
+        text = m[:rest]
+      end
+      base, *variant_texts = text.split("+")
+      if base.nil? || base.empty?
+        raise RuntimeSpecError, "runtime spec '#{text}' has no interpreter before '+': write e.g. system+yjit"
+      end
+      variants = variant_texts.to_h do |v|
+        m = VARIANT_PATTERN.match(v)
+        raise RuntimeSpecError, "bad variant '#{v}' in runtime '#{text}': write e.g. +yjit or +yjit-mem=32" unless m
+        [m[:name], m[:value] || true]
+      end
+      new(
+        label: label || text, spec: text, base: base, variants: variants.freeze,
+        env: env.transform_keys(&:to_s).transform_values(&:to_s).freeze, flags: flags.map(&:to_s).freeze
+      ).freeze
+    end
+
+    def to_h = {label: label, spec: spec, base: base, variants: variants, env: env, flags: flags}
+  end
+end

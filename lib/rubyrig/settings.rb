@@ -1,0 +1,19 @@
+# Configuration injected from the CLI into the library: where caches and results live, output
+# streams, colour, pinning and debug. Nothing in lib/ reads ENV for these directly.
+module Rubyrig
+  Settings = Struct.new(:cache_dir, :results_root, :out, :err, :color, :tty, :cpus, :debug, :env,
+    keyword_init: true) do
+    def self.from_env(env, out: $stdout, err: $stderr)
+      home = env.fetch("HOME", Dir.home)
+      cache = env["RUBYRIG_CACHE_DIR"] || File.join(env.fetch("XDG_CACHE_HOME", File.join(home, ".cache")), "rubyrig")
+      new(
+        cache_dir: cache,
+        results_root: File.join(Dir.pwd, "rubyrig-results"),
+        out: out, err: err,
+        color: out.tty? && !env.key?("NO_COLOR"),
+        tty: err.tty?,
+        cpus: nil, debug: false, env: env
+      )
+    end
+  end
+end

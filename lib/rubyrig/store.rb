@@ -1,0 +1,104 @@
+# A run's results directory: run.json (metadata, experiment, plan), trials.jsonl (one fsynced line per
+# finished batch) and artifacts/. A crash leaves it readable and resumable.
+require "json"
+require "fileutils"
+
+module Rubyrig
+  class Store
+    RUN_FILE = "run.json"
+    TRIALS_FILE = "trials.jsonl"
+    LOCK_FILE = ".lock"
+
+    attr_reader :dir
+
+    # Creates a new run directory; refuses one that already holds a run.
+    def self.create(dir, meta)
+      if File.exist?(File.join(dir, RUN_FILE))
+        raise StoreError, "#{dir} already holds a run: resume it with `rubyrig run --resume #{dir}` or choose another --results"
+      end
+      FileUtils.mkdir_p(File.join(dir, "artifacts"))
+      store = new(dir)
+      store.write_meta(meta)
+      store
+    rescue SystemCallError => e # unwritable location
+      raise StoreError, "cannot create results directory #{dir}: #{e.message}; choose a writable --results"
+    end
+
+    # Opens an existing run directory for reading or resuming.
+    def self.open(dir)
+      unless File.file?(File.join(dir, RUN_FILE))
+        raise StoreError, "#{dir} is not a rubyrig results directory (no #{RUN_FILE}); give the directory a run created"
+      end
+      new(dir)
+    end
+
+    def initialize(dir)
+      @dir = dir
+    end
+
+    def meta
+      JSON.parse(File.read(path(RUN_FILE)))
+    rescue JSON::ParserError => e
+      raise StoreError, "#{path(RUN_FILE)} is damaged (#{e.message[0, 80]}); it cannot be reported or resumed"
+    end
+
+    # Replaces run.json atomically, so a crash leaves the old or the new version, never half of one.
+    def write_meta(meta)
+      tmp = path("#{RUN_FILE}.tmp")
+      File.open(tmp, "w") do |f|
+        f.write(JSON.pretty_generate(meta))
+        f.fsync
+      end
+      File.rename(tmp, path(RUN_FILE))
+    end
+
+    def update_meta
+      current = meta
+      write_meta(yield(current))
+    end
+
+    # Appends one trial as a JSON line and fsyncs it before returning.
+    def append(trial)
+      File.open(path(TRIALS_FILE), "a") do |f|
+        f.write(JSON.generate(trial.to_h) + "\n")
+        f.flush
+        f.fsync
+      end
+    end
+
+    # All complete trial lines; a last line cut short by a crash is ignored.
+    def trials
+      return [] unless File.exist?(path(TRIALS_FILE))
+      File.foreach(path(TRIALS_FILE)).filter_map do |line|
+        next unless line.end_with?("\n")
+        Trial.from_h(JSON.parse(line))
+      rescue JSON::ParserError # a torn line from a crash mid-write: the batch reruns on resume
+        nil
+      end
+    end
+
+    # Drops a torn final line so that appends start on a fresh line.
+    def repair!
+      file = path(TRIALS_FILE)
+      return unless File.exist?(file)
+      text = File.read(file)
+      return if text.empty? || text.end_with?("\n")
+      File.write(file, text[0..(text.rindex("\n") || -1)])
+    end
+
+    def artifacts_dir(batch_id)
+      dir = path("artifacts", batch_id)
+      FileUtils.mkdir_p(dir)
+      dir
+    end
+
+    # Takes an exclusive lock so two rubyrig processes never write the same run.
+    def lock!
+      @lock = File.open(path(LOCK_FILE), File::RDWR | File::CREAT, 0o644)
+      return if @lock.flock(File::LOCK_EX | File::LOCK_NB)
+      raise StoreError, "#{dir} is in use by another rubyrig process; wait for it or stop it first"
+    end
+
+    def path(*parts) = File.join(@dir, *parts)
+  end
+end

@@ -1,0 +1,24 @@
+# The record of one executed batch: status, metrics, probe facts, samples and artifacts.
+module Rubyrig
+  Trial = Struct.new(
+    :batch_id, :cell_key, :runtime, :workload, :params, :batch, :position,
+    :status, :reason, :started_at, :finished_at, :duration_s,
+    :metrics, :facts, :samples, :artifacts, :warnings,
+    keyword_init: true
+  )
+
+  class Trial
+    OK_STATUSES = %w[ok ok_with_errors].freeze
+
+    def self.from_h(hash)
+      h = hash.transform_keys(&:to_sym)
+      new(**members.to_h { |m| [m, h[m]] }).freeze
+    end
+
+    def ok? = OK_STATUSES.include?(status)
+
+    def failed? = !ok?
+
+    def to_h = super.compact
+  end
+end

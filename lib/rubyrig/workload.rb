@@ -1,0 +1,16 @@
+# What runs in a cell: the workload's kind, target (script path, argv, app...), parameter matrix and
+# per-workload settings, after defaults from a built-in have been applied.
+module Rubyrig
+  Workload = Struct.new(:name, :kind, :target, :params, :iterations, :warmup, :timeout_s, :gemfile,
+    :options, :base_dir, keyword_init: true) do
+    # Every combination of parameter values, in a stable order: [{"threads" => 1}, {"threads" => 2}].
+    def param_combinations
+      keys = params.keys
+      return [{}] if keys.empty?
+      first, *rest = keys.map { |k| params[k] }
+      first.product(*rest).map { |values| keys.zip(values).to_h }
+    end
+
+    def to_h = super.except(:base_dir)
+  end
+end

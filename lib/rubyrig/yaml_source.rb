@@ -1,0 +1,65 @@
+# Reads a YAML file safely (Psych.safe_load) and remembers the line of every key and item, so that
+# validation errors can say "experiment.yml:12".
+require "psych"
+
+module Rubyrig
+  class YamlSource
+    attr_reader :path, :data
+
+    def self.load(path)
+      text = File.read(path)
+      new(path, text)
+    rescue Errno::ENOENT, Errno::EISDIR, Errno::EACCES => e # unreadable file: say which and why
+      raise ExperimentError, "cannot read experiment file #{path}: #{e.message.sub(/ @ .*/, "")}"
+    end
+
+    # For data that did not come from a file (CLI shortcuts): no lines to report.
+    def self.from_data(data, label)
+      source = allocate
+      source.instance_variable_set(:@path, label)
+      source.instance_variable_set(:@data, data)
+      source.instance_variable_set(:@lines, {})
+      source
+    end
+
+    def initialize(path, text)
+      @path = path
+      @data = Psych.safe_load(text, permitted_classes: [], aliases: false, filename: path)
+      @lines = {}
+      document = Psych.parse(text, filename: path)
+      index(document.root, []) if document
+    rescue Psych::SyntaxError => e
+      raise ExperimentError, "#{path}:#{e.line}: YAML syntax error: #{e.problem}; fix the indentation or quoting there"
+    rescue Psych::DisallowedClass, Psych::BadAlias => e # safe_load refuses tags and aliases
+      raise ExperimentError, "#{path}: #{e.message}; experiment files take plain YAML values only"
+    end
+
+    # "file:line" for a path of keys and indexes, falling back to the nearest parent with a line.
+    def where(keys)
+      keys = keys.dup
+      until keys.empty?
+        line = @lines[keys]
+        return "#{@path}:#{line}" if line
+        keys.pop
+      end
+      @path.to_s
+    end
+
+    private
+
+    def index(node, keys)
+      @lines[keys] = node.start_line + 1
+      case node
+      when Psych::Nodes::Mapping
+        node.children.each_slice(2) do |key, value|
+          child = keys + [key.respond_to?(:value) ? key.value : key.to_s]
+          @lines[child] = key.start_line + 1
+          index(value, child)
+          @lines[child] = key.start_line + 1
+        end
+      when Psych::Nodes::Sequence
+        node.children.each_with_index { |item, i| index(item, keys + [i]) }
+      end
+    end
+  end
+end
