@@ -8,7 +8,7 @@ module Rubyrig
 
     # What a built-in folder declares: its kind, main file, parameters with defaults, and options.
     Definition = Struct.new(:name, :dir, :kind, :file, :description, :params, :iterations, :warmup, :options,
-      keyword_init: true) do
+      :gemfile, keyword_init: true) do
       def path = file && File.join(dir, file)
 
       def workload_name = "#{PREFIX}#{name}"
@@ -35,7 +35,8 @@ module Rubyrig
       Definition.new(
         name: name, dir: File.dirname(file), kind: data.fetch("kind"), file: data["file"],
         description: data["description"], params: data.fetch("params", {}),
-        iterations: data["iterations"], warmup: data["warmup"], options: data.fetch("options", {})
+        iterations: data["iterations"], warmup: data["warmup"], options: data.fetch("options", {}),
+        gemfile: File.file?(gemfile = File.join(File.dirname(file), "Gemfile")) ? gemfile : nil
       ).freeze
     end
   end

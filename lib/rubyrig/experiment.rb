@@ -144,7 +144,7 @@ module Rubyrig
         iterations: positive_integer(entry, "iterations", at) || builtin&.iterations,
         warmup: non_negative_integer(entry, "warmup", at) || builtin&.warmup,
         timeout_s: positive_number(entry, "timeout_s", at),
-        gemfile: optional(entry, "gemfile", String, at)&.then { |g| File.expand_path(g, @base_dir) },
+        gemfile: optional(entry, "gemfile", String, at)&.then { |g| File.expand_path(g, @base_dir) } || builtin&.gemfile,
         options: driver.load_options(entry, builtin, ->(keys, message) { fail_at(at + keys, message) }),
         base_dir: @base_dir
       ).freeze

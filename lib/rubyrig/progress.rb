@@ -16,6 +16,11 @@ module Rubyrig
       @io.puts("Resuming: #{done} of #{total} batches already done") if done.positive?
     end
 
+    # A one-off message between batches, such as a gem installation.
+    def note(text)
+      @io.puts(text)
+    end
+
     def batch_started(batch)
       return unless @tty
       status("[#{@done + 1}/#{@total}] #{batch.cell.key} · batch #{batch.number} · #{timing}")

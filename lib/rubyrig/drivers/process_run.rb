@@ -1,6 +1,7 @@
 # Runs one measured process tree under a runtime: composes the environment (probe, variants, gem set),
 # spawns it pinned and in its own group, samples it with the Monitor, enforces the deadline, then
 # reads every probe file and turns it all into the standard metrics and the variant verdict.
+# Scripts and commands use #run; long-lived servers and workers use #start, #snapshot and #finish.
 require "json"
 require "fileutils"
 
@@ -11,9 +12,10 @@ module Rubyrig
       HARNESS = File.expand_path("../probe/harness.rb", __dir__)
 
       # What came back: the exit, every probe report, the root process's report and the metrics.
-      Outcome = Struct.new(:exit, :timed_out, :probes, :root_probe, :metrics, :problems, :warnings, :stderr_tail,
-        keyword_init: true) do
-        def ok? = !timed_out && exit&.success? && problems.empty?
+      Outcome = Struct.new(:exit, :timed_out, :stopped, :probes, :root_probe, :metrics, :problems, :warnings,
+        :stderr_tail, keyword_init: true) do
+        # A process rubyrig stopped on purpose (a server after its load) may end by TERM.
+        def ok? = !timed_out && problems.empty? && (exit&.success? || (stopped && exit&.signal == "TERM"))
 
         def failure_reason
           return "timed out; raise timeout_s or shorten the workload" if timed_out
@@ -65,23 +67,54 @@ module Rubyrig
         @probe_dir ||= File.join(@context.artifacts_dir, "probe").tap { |d| FileUtils.mkdir_p(d) }
       end
 
+      attr_reader :child, :monitor
+
+      # Runs argv to completion (or its deadline) and returns the Outcome.
       def run(argv, env:, chdir: nil)
-        stdout = File.join(@context.artifacts_dir, "stdout.log")
-        stderr = File.join(@context.artifacts_dir, "stderr.log")
-        child = Child.spawn(argv, env: env, chdir: chdir, out: stdout, err: stderr, cpus: @context.cpus)
-        monitor = Monitor.new(child.pid, interval_s: @monitor_interval_s).start
-        begin
-          exit = child.wait(timeout_s: @context.timeout_s)
-        ensure
-          monitor.stop
-          child.stop
-        end
-        collect(exit || child.wait, exit.nil?, child.pid, monitor, stderr)
+        start(argv, env: env, chdir: chdir)
+        exit = wait(timeout_s: @context.timeout_s)
+        finish(timed_out: exit.nil?)
+      ensure
+        abort
+      end
+
+      # Spawns argv and starts sampling it. The caller calls #finish to collect the outcome, and
+      # #abort in an ensure so that an exception or Ctrl-C never leaves the tree running.
+      def start(argv, env:, chdir: nil, log_prefix: "")
+        @stderr_path = File.join(@context.artifacts_dir, "#{log_prefix}stderr.log")
+        @child = Child.spawn(argv, env: env, chdir: chdir, cpus: @context.cpus,
+          out: File.join(@context.artifacts_dir, "#{log_prefix}stdout.log"), err: @stderr_path)
+        @monitor = Monitor.new(@child.pid, interval_s: @monitor_interval_s).start
+        self
+      end
+
+      def wait(timeout_s:) = @child.wait(timeout_s: timeout_s)
+
+      # Memory of the whole tree now, for processes that are measured while running (servers): the
+      # end RSS and PSS reported for the batch come from the last snapshot instead of the probes.
+      def snapshot
+        reading = @monitor.sample
+        @snapshot = {"end_rss_bytes" => reading&.rss_bytes, "end_pss_bytes" => @monitor.pss_bytes}.compact
+      end
+
+      # Stops whatever still runs (TERM, grace, KILL for the whole group) and collects the outcome.
+      # stopped: true says rubyrig ended the process on purpose, so an exit by TERM is not a failure.
+      def finish(timed_out: false, stopped: false, grace_s: 5.0)
+        @monitor.stop
+        @child.stop(grace_s: grace_s)
+        exit = @child.wait
+        collect(exit, timed_out, stopped, @child.pid, @monitor, @stderr_path)
+      end
+
+      # Stops the monitor and the process group without collecting anything; safe to repeat.
+      def abort
+        @monitor&.stop
+        @child&.stop(grace_s: 1.0) if @child&.alive?
       end
 
       private
 
-      def collect(exit, timed_out, root_pid, monitor, stderr_path)
+      def collect(exit, timed_out, stopped, root_pid, monitor, stderr_path)
         probes = read_probes
         root = probes.find { |p| p["pid"] == root_pid } || probes.first
         problems = probes.flat_map { |p| @launch.contradictions(p) }.uniq
@@ -90,7 +123,7 @@ module Rubyrig
           warnings << "no Ruby process reported its facts, so the runtime's variants are unverified"
         end
         Outcome.new(
-          exit: exit, timed_out: timed_out, probes: probes, root_probe: root,
+          exit: exit, timed_out: timed_out, stopped: stopped, probes: probes, root_probe: root,
           metrics: metrics(exit, probes, root, monitor), problems: problems, warnings: warnings,
           stderr_tail: tail(stderr_path)
         )
@@ -119,6 +152,7 @@ module Rubyrig
           m["end_rss_bytes"] = memory.sum { |mem| mem["rss_bytes"] }
           m["end_pss_bytes"] = memory.sum { |mem| mem["pss_bytes"] } if memory.all? { |mem| mem["pss_bytes"] }
         end
+        m.merge!(@snapshot) if @snapshot
         m.merge!(gc_metrics(probes))
         m.merge!(yjit_metrics(root))
         m.compact

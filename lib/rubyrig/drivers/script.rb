@@ -12,7 +12,8 @@ module Rubyrig
       def run
         process = ProcessRun.new(@context)
         launch = @context.launch
-        argv = [launch.interpreter.path, *launch.ruby_flags, "-r#{ProcessRun::HARNESS}", @context.workload.target]
+        setup = @context.bundle_env ? ["-rbundler/setup"] : []
+        argv = [launch.interpreter.path, *launch.ruby_flags, *setup, "-r#{ProcessRun::HARNESS}", @context.workload.target]
         outcome = process.run(argv, env: process.env)
         metrics = outcome.metrics.merge(harness_metrics(outcome.root_probe))
         samples = bench_samples(outcome.root_probe)
