@@ -75,6 +75,7 @@ module Rubyrig
     end
 
     def measure(batch, workload, launch, bundle)
+      return Drivers::Base::Result.failed(launch.blocker) if launch.blocker
       context = Drivers::Context.new(
         batch: batch, workload: workload, launch: launch,
         artifacts_dir: @store.artifacts_dir(batch.id), cpus: @settings.cpus || @experiment.cpus,
@@ -86,10 +87,11 @@ module Rubyrig
     end
 
     def resolve_launches
-      jemalloc = Runtimes::Jemalloc.locate
       @experiment.runtimes.to_h do |runtime|
         interpreter = @catalog.resolve(runtime.base)
-        [runtime.label, Runtimes::Launch.compose(runtime, interpreter, jemalloc_path: jemalloc)]
+        launch = Runtimes::Launch.compose(runtime, interpreter, jemalloc: @settings.jemalloc)
+        @progress.note("Warning: #{launch.blocker}; its batches will fail") if launch.blocker
+        [runtime.label, launch]
       end
     end
 

@@ -2,7 +2,7 @@
 # streams, colour, pinning and debug. Nothing in lib/ reads ENV for these directly.
 module Rubyrig
   Settings = Struct.new(:cache_dir, :results_root, :out, :err, :color, :tty, :cpus, :debug, :env,
-    keyword_init: true) do
+    :jemalloc, keyword_init: true) do
     def self.from_env(env, out: $stdout, err: $stderr)
       home = env.fetch("HOME", Dir.home)
       cache = env["RUBYRIG_CACHE_DIR"] || File.join(env.fetch("XDG_CACHE_HOME", File.join(home, ".cache")), "rubyrig")
@@ -12,7 +12,8 @@ module Rubyrig
         out: out, err: err,
         color: out.tty? && !env.key?("NO_COLOR"),
         tty: err.tty?,
-        cpus: nil, debug: false, env: env
+        cpus: nil, debug: false, env: env,
+        jemalloc: Runtimes::Jemalloc.new(override: env["RUBYRIG_JEMALLOC"])
       )
     end
   end

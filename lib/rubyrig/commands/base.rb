@@ -25,6 +25,19 @@ module Rubyrig
         )
       end
 
+      # Parses @argv with parser; -h/--help prints the help and returns nil (OptionParser's own
+      # --help would call exit, which a library must never do).
+      def parse(parser)
+        help = false
+        parser.on("-h", "--help", "show this help") { help = true }
+        rest = parser.parse(@argv)
+        if help
+          out.puts(parser.help)
+          return nil
+        end
+        rest
+      end
+
       def export_options(opts)
         opts.on("--export-json FILE", "also write the report as JSON to FILE") { |f| @exports[:json] = f }
         opts.on("--export-csv FILE", "also write the report as CSV to FILE") { |f| @exports[:csv] = f }

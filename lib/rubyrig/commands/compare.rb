@@ -39,11 +39,8 @@ module Rubyrig
           opts.on("--results DIR", "where the run is kept (default: ./rubyrig-results/<timestamp>-<name>)") { |d| dir = d }
           export_options(opts)
         end
-        rest = parser.parse(@argv)
-        if rest.include?("--help") || @argv.empty?
-          out.puts(parser.help)
-          return CLI::EXIT_OK
-        end
+        rest = parse(parser)
+        return CLI::EXIT_OK unless rest
         raise UsageError, "give at least one runtime with -r, e.g. -r system -r system+yjit" if raw["runtimes"].empty?
         raise UsageError, "give the workload after --, e.g. -- builtin:nbody" if rest.empty?
         workload.merge!(target(rest))

@@ -7,7 +7,8 @@ module Rubyrig
           opts.banner = "Usage: rubyrig report DIR [options]\n\nRecomputes the report of a run (finished or partial).\n\nOptions:"
           export_options(opts)
         end
-        rest = parser.parse(@argv)
+        rest = parse(parser)
+        return CLI::EXIT_OK unless rest
         if rest.size != 1
           out.puts(parser.help)
           return CLI::EXIT_USAGE

@@ -25,7 +25,8 @@ module Rubyrig
           export_options(opts)
         end
         command_line = ["rubyrig", "run", *@argv]
-        rest = parser.parse(@argv)
+        rest = parse(parser)
+        return CLI::EXIT_OK unless rest
         return resume_run(resume) if resume
         if rest.size != 1
           out.puts(parser.help)

@@ -13,8 +13,8 @@ module Rubyrig
         end
         widths = rows.transpose.map { |col| col.map(&:length).max }
         rows.each { |row| out.puts(row.each_with_index.map { |v, i| v.ljust(widths[i]) }.join("  ").rstrip) }
-        jemalloc = Rubyrig::Runtimes::Jemalloc.locate
-        out.puts("\njemalloc for +jemalloc: #{jemalloc || "not installed (#{Rubyrig::Runtimes::Jemalloc::INSTALL_HINT})"}")
+        jemalloc = @settings.jemalloc
+        out.puts("\njemalloc for +jemalloc: #{jemalloc.path || jemalloc.problem}")
         CLI::EXIT_OK
       end
 

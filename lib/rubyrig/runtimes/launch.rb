@@ -2,57 +2,66 @@
 # facts the probe must confirm, and warnings. This is where "+yjit" becomes "--yjit".
 module Rubyrig
   module Runtimes
-    Launch = Struct.new(:runtime, :interpreter, :ruby_flags, :env, :expect, :warnings, keyword_init: true)
+    Launch = Struct.new(:runtime, :interpreter, :ruby_flags, :env, :expect, :warnings, :blocker,
+      keyword_init: true)
 
     class Launch
       KNOWN_VARIANTS = %w[yjit yjit-mem yjit-stats jemalloc mn].freeze
+      YJIT_VARIANTS = %w[yjit yjit-mem yjit-stats].freeze
       # Variables that would silently change the runtime if inherited from the user's shell.
       NEUTRALIZED_ENV = %w[RUBYOPT RUBY_YJIT_ENABLE RUBY_MN_THREADS LD_PRELOAD JRUBY_OPTS].freeze
 
-      def self.compose(runtime, interpreter, jemalloc_path:)
-        flags = []
-        env = NEUTRALIZED_ENV.to_h { |k| [k, nil] }
-        expect = {}
-        warnings = []
+      # Raises for a spec that can never work (unknown variant, no YJIT). A variant that cannot hold on
+      # this host right now (no libjemalloc) becomes the blocker: each batch of the runtime fails with it.
+      def self.compose(runtime, interpreter, jemalloc:)
         unknown = runtime.variants.keys - KNOWN_VARIANTS
         unless unknown.empty?
           raise RuntimeSpecError, "unknown variant +#{unknown.first} in runtime '#{runtime.spec}': use one of #{KNOWN_VARIANTS.map { |v| "+#{v}" }.join(", ")}"
         end
-        yjit_variants = runtime.variants.keys & %w[yjit yjit-mem yjit-stats]
-        unless yjit_variants.empty?
-          unless interpreter.yjit
-            raise RuntimeSpecError, "runtime '#{runtime.spec}': #{interpreter.name} (#{interpreter.description}) has no YJIT; build one with `rubyrig build VERSION` (needs rustc for 3.2+)"
-          end
-          flags << "--yjit"
-          if (mem = runtime.variants["yjit-mem"])
-            unless mem.to_s.match?(/\A[1-9]\d*\z/)
-              raise RuntimeSpecError, "runtime '#{runtime.spec}': +yjit-mem needs a size in MiB, e.g. +yjit-mem=32"
-            end
-            flags << "--yjit-exec-mem-size=#{mem}"
-          end
-          if runtime.variants.key?("yjit-stats")
-            flags << (interpreter.version_at_least?("3.3") ? "--yjit-stats=quiet" : "--yjit-stats")
-          end
+        parts = {flags: [], env: NEUTRALIZED_ENV.to_h { |k| [k, nil] }, expect: {}, warnings: [], blocker: nil}
+        add_yjit(runtime, interpreter, parts)
+        add_jemalloc(runtime, interpreter, jemalloc, parts) if runtime.variants.key?("jemalloc")
+        add_mn(runtime, interpreter, parts) if runtime.variants.key?("mn")
+        parts[:env].merge!(runtime.env)
+        parts[:expect]["env"] = (parts[:expect]["env"] || {}).merge(runtime.env) unless runtime.env.empty?
+        new(runtime: runtime, interpreter: interpreter, ruby_flags: (parts[:flags] + runtime.flags).freeze,
+          env: parts[:env].freeze, expect: parts[:expect].freeze, warnings: parts[:warnings].freeze,
+          blocker: parts[:blocker]).freeze
+      end
+
+      def self.add_yjit(runtime, interpreter, parts)
+        wanted = runtime.variants.keys & YJIT_VARIANTS
+        parts[:expect]["yjit_enabled"] = !wanted.empty? || yjit_requested_elsewhere?(runtime) if interpreter.cruby?
+        return if wanted.empty?
+        unless interpreter.yjit
+          raise RuntimeSpecError, "runtime '#{runtime.spec}': #{interpreter.name} (#{interpreter.description}) has no YJIT; use a CRuby built with YJIT, e.g. `rubyrig build 3.3.8` (needs rustc)"
         end
-        expect["yjit_enabled"] = !yjit_variants.empty? || yjit_requested_elsewhere?(runtime) if interpreter.cruby?
-        if runtime.variants.key?("jemalloc")
-          unless interpreter.jemalloc_linked
-            jemalloc_path || raise(RuntimeSpecError, "runtime '#{runtime.spec}' wants jemalloc but no libjemalloc is installed: #{Jemalloc::INSTALL_HINT}")
-            env["LD_PRELOAD"] = jemalloc_path
+        parts[:flags] << "--yjit"
+        if (mem = runtime.variants["yjit-mem"])
+          unless mem.to_s.match?(/\A[1-9]\d*\z/)
+            raise RuntimeSpecError, "runtime '#{runtime.spec}': +yjit-mem needs a size in MiB, e.g. +yjit-mem=32"
           end
-          expect["allocator"] = "jemalloc"
+          parts[:flags] << "--yjit-exec-mem-size=#{mem}"
         end
-        if runtime.variants.key?("mn")
-          env["RUBY_MN_THREADS"] = "1"
-          expect["env"] = {"RUBY_MN_THREADS" => "1"}
-          unless interpreter.mn?
-            warnings << "runtime '#{runtime.label}': M:N threads need CRuby 3.3 or later; #{interpreter.engine} #{interpreter.version} ignores RUBY_MN_THREADS"
-          end
+        return unless runtime.variants.key?("yjit-stats")
+        parts[:flags] << (interpreter.version_at_least?("3.3") ? "--yjit-stats=quiet" : "--yjit-stats")
+      end
+
+      def self.add_jemalloc(runtime, interpreter, jemalloc, parts)
+        parts[:expect]["allocator"] = "jemalloc"
+        return if interpreter.jemalloc_linked
+        if jemalloc.path
+          parts[:env]["LD_PRELOAD"] = jemalloc.path
+        else
+          parts[:blocker] = "runtime '#{runtime.label}' wants jemalloc, but #{jemalloc.problem}"
         end
-        env.merge!(runtime.env)
-        expect["env"] = (expect["env"] || {}).merge(runtime.env) unless runtime.env.empty?
-        new(runtime: runtime, interpreter: interpreter, ruby_flags: (flags + runtime.flags).freeze,
-          env: env.freeze, expect: expect.freeze, warnings: warnings.freeze).freeze
+      end
+
+      def self.add_mn(runtime, interpreter, parts)
+        parts[:env]["RUBY_MN_THREADS"] = "1"
+        parts[:expect]["env"] = {"RUBY_MN_THREADS" => "1"}
+        return if interpreter.mn?
+        parts[:warnings] << "runtime '#{runtime.label}': M:N threads need CRuby 3.3 or later; #{interpreter.engine} #{interpreter.version} ignores RUBY_MN_THREADS"
       end
 
       def self.yjit_requested_elsewhere?(runtime)

@@ -1,0 +1,73 @@
+require "test_helper"
+require "support_report"
+
+class AnalysisTest < Minitest::Test
+  include SupportReport
+
+  def test_summaries_per_cell_and_metric
+    report = synthetic_report
+    s = report.summary("fast | builtin:nbody | n=1", "iterations_per_s")
+    assert_equal 5, s.n
+    assert_in_delta 12.0, s.median
+    assert_equal "1/s", s.unit
+  end
+
+  def test_a_clear_speedup_is_faster_with_a_ci
+    report = synthetic_report
+    c = report.comparison("fast", "builtin:nbody", {"n" => 1}, "iterations_per_s")
+    assert_in_delta 1.2, c.ratio, 0.005
+    assert_operator c.ci[0], :>, 1.0
+    assert_operator c.ci[1], :>, c.ci[0]
+    assert_in_delta 2.0 / 252, c.p_value, 1e-9
+    assert_equal "faster", c.verdict
+    assert_equal "base", c.baseline
+  end
+
+  def test_memory_changes_are_higher_or_lower_not_faster
+    report = synthetic_report
+    c = report.comparison("fast", "builtin:nbody", {"n" => 1}, "peak_rss_bytes")
+    assert_equal "higher", c.verdict
+  end
+
+  def test_overlapping_runtimes_are_no_significant_difference
+    report = synthetic_report(values: {"base" => [10.0, 10.3, 9.8, 10.1, 9.9], "fast" => [10.1, 9.9, 10.2, 9.85, 10.0]})
+    c = report.comparison("fast", "builtin:nbody", {"n" => 1}, "iterations_per_s")
+    assert_equal "no significant difference", c.verdict
+  end
+
+  def test_holm_is_applied_across_the_comparisons_of_a_metric
+    runtimes = %w[base r1 r2 r3 r4 r5 r6 r7]
+    values = runtimes.to_h { |r| [r, (r == "base") ? [10.0, 10.1, 9.9, 10.05, 9.95] : [12.0, 12.1, 11.9, 12.05, 11.95]] }
+    report = synthetic_report(runtimes: runtimes, values: values)
+    comparisons = report.comparisons.select { |c| c.metric == "iterations_per_s" }
+    assert_equal 7, comparisons.size
+    comparisons.each do |c|
+      assert_in_delta 2.0 / 252, c.p_value, 1e-9
+      assert_in_delta [7 * 2.0 / 252, 1.0].min, c.p_adjusted, 1e-9
+      assert_equal "no significant difference", c.verdict, "7 x 0.0079 = 0.056 is above 0.05"
+    end
+  end
+
+  def test_warnings_for_failed_batches_few_batches_and_variation
+    values = {"base" => [10.0, 14.0, 9.0, 10.05, 12.0], "fast" => [12.0, 12.1, 11.9, 12.05, 11.95]}
+    report = synthetic_report(values: values, status: {"c1-b2" => "failed"})
+    text = report.warnings.join("\n")
+    assert_match(/fast \| builtin:nbody \| n=1: 1 failed batch \(exited with status 1: boom\)/, text)
+    assert_match(/fast \| builtin:nbody \| n=1: only 4 ok batches; statistics need 5 or more/, text)
+    assert_match(/base \| builtin:nbody \| n=1: iterations\/s varies a lot between batches \(CV \d+\.\d% > 5%\)/, text)
+  end
+
+  def test_a_busy_host_is_reported
+    meta = synthetic_meta
+    meta["host"]["load_average"] = [1.9, 1.0, 0.5]
+    trials = synthetic_trials(meta, {"base" => [1.0] * 5, "fast" => [1.0] * 5})
+    report = Rubyrig::Analysis.new(resamples: 100).analyze(meta: meta, trials: trials)
+    assert(report.warnings.any? { |w| w.include?("the host was busy before the run (load 1.90 on 2 cores)") })
+  end
+
+  def test_the_same_inputs_give_the_same_report
+    a = synthetic_report.comparisons.map(&:ci)
+    b = synthetic_report.comparisons.map(&:ci)
+    assert_equal a, b
+  end
+end

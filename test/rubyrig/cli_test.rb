@@ -1,0 +1,80 @@
+require "test_helper"
+
+class CLITest < Minitest::Test
+  def assert_one_line_error(status, err, pattern, expected_status: 1)
+    assert_equal expected_status, status
+    assert_match(pattern, err)
+    assert_equal 1, err.lines.size, "one line, no backtrace: #{err}"
+    assert err.start_with?("rubyrig: error: ")
+  end
+
+  def test_help_names_the_commands
+    status, out, = run_cli("--help")
+    assert_equal 0, status
+    %w[compare run report runtimes build doctor demo workloads].each { |c| assert_match(/^  #{c} /, out) }
+  end
+
+  def test_version
+    assert_equal [0, "rubyrig #{Rubyrig::VERSION}\n", ""], run_cli("--version")
+  end
+
+  def test_unknown_command_suggests
+    status, _, err = run_cli("compair")
+    assert_one_line_error(status, err, /unknown command 'compair'; did you mean 'compare'\?/, expected_status: 2)
+  end
+
+  def test_unknown_runtime
+    status, _, err = run_cli("compare", "-r", "9.9.9", "--results", File.join(tmpdir, "r"), "--", "builtin:nbody")
+    assert_one_line_error(status, err, /no interpreter matches runtime '9\.9\.9': build it with `rubyrig build 9\.9\.9`; found system/)
+  end
+
+  def test_unknown_key_in_a_file
+    path = write(tmpdir, "exp.yml", "runtimes: [system]\nworkloads: [builtin:nbody]\nseeed: 3\n")
+    status, _, err = run_cli("run", path)
+    assert_one_line_error(status, err, /exp\.yml:3: unknown key 'seeed' in the top level; did you mean 'seed'\?/)
+  end
+
+  def test_wrong_type_in_a_file
+    path = write(tmpdir, "exp.yml", "runtimes: [system]\nworkloads: [builtin:nbody]\ntimeout_s: soon\n")
+    status, _, err = run_cli("run", path)
+    assert_one_line_error(status, err, /exp\.yml:3: timeout_s must be a positive number of seconds, got "soon"/)
+  end
+
+  def test_empty_matrix_from_the_command_line
+    status, _, err = run_cli("compare", "-r", "system", "--param", "steps=", "--", "builtin:nbody")
+    assert_one_line_error(status, err, /steps is an empty list, so the matrix has no cells; give at least one value/)
+  end
+
+  def test_bad_option_value_is_a_usage_error
+    status, _, err = run_cli("compare", "-r", "system", "--batches", "many", "--", "builtin:nbody")
+    assert_one_line_error(status, err, /invalid argument: --batches many; see `rubyrig compare --help`/, expected_status: 2)
+  end
+
+  def test_missing_workload_and_runtime
+    status, _, err = run_cli("compare", "-r", "system")
+    assert_one_line_error(status, err, /give the workload after --, e\.g\. -- builtin:nbody/, expected_status: 2)
+    status, _, err = run_cli("compare", "--", "builtin:nbody")
+    assert_one_line_error(status, err, /give at least one runtime with -r/, expected_status: 2)
+  end
+
+  def test_debug_shows_the_backtrace
+    status, _, err = run_cli("--debug", "compare", "-r", "9.9.9", "--", "builtin:nbody")
+    assert_equal 1, status
+    assert_operator err.lines.size, :>, 2
+    assert_match(/catalog\.rb/, err)
+  end
+
+  def test_report_of_something_that_is_not_a_run
+    status, _, err = run_cli("report", tmpdir)
+    assert_one_line_error(status, err, /is not a rubyrig results directory/)
+  end
+
+  def test_compare_help_names_every_default
+    status, out, = run_cli("compare", "--help")
+    assert_equal 0, status
+    assert_match(/default: 5\)/, out)
+    assert_match(/default: the first -r/, out)
+    assert_match(/default: random, recorded/, out)
+    assert_match(/default: no pinning/, out)
+  end
+end

@@ -1,0 +1,25 @@
+require "test_helper"
+
+class MonitorTest < Minitest::Test
+  def test_samples_the_whole_tree
+    child = Rubyrig::Child.spawn(["sh", "-c", "ruby -e 'a = \"x\" * 40_000_000; sleep 2' & ruby -e 'sleep 2' & wait"])
+    monitor = Rubyrig::Monitor.new(child.pid, interval_s: 0.05).start
+    sleep 0.8
+    reading = monitor.sample
+    assert_equal 3, reading.pids.size, "sh and its two ruby children"
+    assert_operator reading.rss_bytes, :>, 40_000_000
+    assert_operator reading.threads, :>=, 3
+    assert_operator monitor.pss_bytes, :>, 40_000_000
+    monitor.stop
+    assert_operator monitor.peak_rss_bytes, :>=, reading.rss_bytes
+    assert_operator monitor.samples_taken, :>, 3
+  ensure
+    child&.stop
+  end
+
+  def test_a_finished_tree_gives_no_sample
+    child = Rubyrig::Child.spawn(["true"])
+    child.wait
+    assert_nil Rubyrig::Monitor.new(child.pid).sample
+  end
+end

@@ -1,0 +1,51 @@
+require "test_helper"
+
+class PlanTest < Minitest::Test
+  def experiment(seed: 1, batches: 3)
+    Rubyrig::Experiment.from_data({
+      "runtimes" => ["a=system", "b=system", "c=system"],
+      "workloads" => [{"builtin" => "nbody", "params" => {"steps" => [10, 20]}}],
+      "batches" => batches, "seed" => seed
+    })
+  end
+
+  def test_cells_are_runtimes_times_parameter_combinations
+    plan = Rubyrig::Plan.build(experiment)
+    assert_equal 6, plan.cells.size
+    assert_equal ["a | builtin:nbody | steps=10", "b | builtin:nbody | steps=10"], plan.cells.first(2).map(&:key)
+    assert_equal 18, plan.batches.size
+    assert_equal 18, plan.batches.map(&:id).uniq.size
+  end
+
+  def test_every_round_runs_every_cell_once_so_batches_interleave
+    plan = Rubyrig::Plan.build(experiment)
+    plan.batches.each_slice(6).with_index(1) do |round, number|
+      assert_equal plan.cells.map(&:index).sort, round.map { |b| b.cell.index }.sort
+      assert(round.all? { |b| b.round == number })
+    end
+  end
+
+  def test_the_order_is_random_but_reproducible_from_the_seed
+    first = Rubyrig::Plan.build(experiment(seed: 5)).batches.map(&:id)
+    again = Rubyrig::Plan.build(experiment(seed: 5)).batches.map(&:id)
+    other = Rubyrig::Plan.build(experiment(seed: 6)).batches.map(&:id)
+    assert_equal first, again
+    refute_equal first, other
+    refute_equal first.sort, first, "a shuffled order differs from the sorted one"
+  end
+
+  def test_round_trip_through_the_recorded_form
+    plan = Rubyrig::Plan.build(experiment)
+    copy = Rubyrig::Plan.from_h(JSON.parse(JSON.generate(plan.to_h)))
+    assert_equal plan.batches.map(&:id), copy.batches.map(&:id)
+    assert_equal plan.cells.map(&:key), copy.cells.map(&:key)
+  end
+
+  def test_remaining_skips_batches_that_have_a_trial
+    plan = Rubyrig::Plan.build(experiment)
+    done = plan.batches.first(4).map { |b| Rubyrig::Trial.new(batch_id: b.id, status: "failed") }
+    remaining = plan.remaining(done)
+    assert_equal 14, remaining.size
+    assert_equal plan.batches.drop(4), remaining
+  end
+end

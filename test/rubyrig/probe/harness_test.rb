@@ -1,0 +1,47 @@
+require "test_helper"
+
+class HarnessTest < Minitest::Test
+  HARNESS = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/harness.rb")
+
+  def run_script(body, env: {})
+    dir = tmpdir
+    script = write(dir, "bench.rb", body)
+    _, err, exit = Rubyrig::Child.capture(["ruby", "-r#{HARNESS}", script],
+      env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYOPT" => nil}.merge(env))
+    [exit, err, Dir.glob(File.join(dir, "probe-*.json")).map { |f| JSON.parse(File.read(f)) }.first]
+  end
+
+  def test_bench_times_warmup_and_measured_iterations_apart
+    exit, err, facts = run_script("Rubyrig.bench(iterations: 4, warmup: 2) { sleep 0.01 }")
+    assert exit.success?, err
+    assert_equal 2, facts.dig("bench", "warmup_s").size
+    assert_equal 4, facts.dig("bench", "iterations_s").size
+    assert(facts.dig("bench", "iterations_s").all? { |t| t >= 0.01 })
+  end
+
+  def test_experiment_settings_override_the_script
+    _, _, facts = run_script("Rubyrig.bench(iterations: 4, warmup: 2) { }", env: {"RUBYRIG_ITERATIONS" => "7", "RUBYRIG_WARMUP" => "0"})
+    assert_equal 7, facts.dig("bench", "iterations_s").size
+    assert_empty facts.dig("bench", "warmup_s")
+  end
+
+  def test_params_are_typed_by_their_default
+    _, _, facts = run_script(<<~RUBY, env: {"RUBYRIG_PARAMS" => "threads=4\nratio=0.5\nmode=fast\nflag=true"})
+      RubyrigProbe.record(:seen, [Rubyrig.param("threads", 1), Rubyrig.param("ratio", 1.0),
+        Rubyrig.param("mode", "slow"), Rubyrig.param("flag", false), Rubyrig.param("missing", 9)])
+    RUBY
+    assert_equal [4, 0.5, "fast", true, 9], facts["seen"]
+  end
+
+  def test_a_script_without_bench_is_timed_as_one_run
+    _, _, facts = run_script("sleep 0.05")
+    assert_operator facts["run_s"], :>=, 0.05
+    assert_nil facts["bench"]
+  end
+
+  def test_bench_twice_is_an_error
+    exit, err, = run_script("Rubyrig.bench(iterations: 1, warmup: 0) { }\nRubyrig.bench { }")
+    refute exit.success?
+    assert_match(/Rubyrig.bench may be called once per script/, err)
+  end
+end

@@ -1,0 +1,50 @@
+require "test_helper"
+
+class ProbeTest < Minitest::Test
+  PROBE = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/probe.rb")
+
+  def run_probed(*args, env: {})
+    dir = tmpdir
+    out, err, exit = Rubyrig::Child.capture(["ruby", "-r#{PROBE}", *args],
+      env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYOPT" => nil}.merge(env))
+    assert exit.success?, err
+    [out, Dir.glob(File.join(dir, "probe-*.json")).map { |f| JSON.parse(File.read(f)) }]
+  end
+
+  def test_reports_facts_without_touching_stdout
+    out, probes = run_probed("-e", "print 'only this'; GC.start")
+    assert_equal "only this", out
+    assert_equal 1, probes.size
+    facts = probes.first
+    assert_equal "ruby", facts["engine"]
+    assert_equal RUBY_DESCRIPTION.sub(" +YJIT", ""), facts["description"].sub(" +YJIT", "")
+    assert_equal false, facts["yjit_enabled"]
+    assert_equal "glibc", facts["allocator"]
+    assert_operator facts.dig("gc", "count"), :>=, 1
+    assert_operator facts.dig("memory", "hwm_bytes"), :>=, facts.dig("memory", "rss_bytes")
+    assert_operator facts.dig("memory", "pss_bytes"), :>, 0
+  end
+
+  def test_sees_yjit_jemalloc_and_requested_env
+    jemalloc = Rubyrig::Runtimes::Jemalloc.new
+    skip "libjemalloc is not installed" unless jemalloc.path
+    _, probes = run_probed("--yjit", "-e", "1",
+      env: {"LD_PRELOAD" => jemalloc.path, "RUBY_MN_THREADS" => "1", "RUBYRIG_PROBE_ENV_KEYS" => "RUBY_MN_THREADS"})
+    facts = probes.first
+    assert_equal true, facts["yjit_enabled"]
+    assert_equal "jemalloc", facts["allocator"]
+    assert_equal({"RUBY_MN_THREADS" => "1"}, facts["env"])
+    assert_kind_of Hash, facts["yjit"]
+  end
+
+  def test_every_forked_process_writes_its_own_file
+    _, probes = run_probed("-e", "pid = fork { exit 0 }; Process.wait(pid)")
+    assert_equal 2, probes.size
+    assert_equal 2, probes.map { |p| p["pid"] }.uniq.size
+  end
+
+  def test_encodes_awkward_strings_as_valid_json
+    encoded = `ruby -r#{PROBE} -e 'print RubyrigProbe.encode("q" => "a\\"b\\\\c\\n\\u0001é", "f" => 1.0/0)'`
+    assert_equal({"q" => "a\"b\\c\n\u0001é", "f" => nil}, JSON.parse(encoded))
+  end
+end

@@ -1,0 +1,55 @@
+require "test_helper"
+
+class StoreTest < Minitest::Test
+  def trial(id, status: "ok")
+    Rubyrig::Trial.new(batch_id: id, cell_key: "a | w", runtime: "a", workload: "w", params: {}, status: status,
+      metrics: {"wall_s" => 1.5})
+  end
+
+  def test_trials_are_appended_and_read_back
+    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store.append(trial("c0-b1"))
+    store.append(trial("c0-b2", status: "failed"))
+    trials = store.trials
+    assert_equal %w[c0-b1 c0-b2], trials.map(&:batch_id)
+    assert_equal({"wall_s" => 1.5}, trials.first.metrics)
+    assert trials.first.ok?
+    assert trials.last.failed?
+  end
+
+  def test_a_torn_last_line_is_ignored_and_repaired
+    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store.append(trial("c0-b1"))
+    File.write(store.path("trials.jsonl"), '{"batch_id":"c0-b2","sta', mode: "a")
+    assert_equal ["c0-b1"], store.trials.map(&:batch_id)
+    store.repair!
+    store.append(trial("c0-b2"))
+    assert_equal %w[c0-b1 c0-b2], store.trials.map(&:batch_id)
+  end
+
+  def test_a_directory_with_a_run_is_not_overwritten
+    dir = File.join(tmpdir, "run")
+    Rubyrig::Store.create(dir, {"name" => "x"})
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.create(dir, {"name" => "y"}) }
+    assert_match(/already holds a run: resume it with `rubyrig run --resume/, e.message)
+  end
+
+  def test_opening_something_that_is_not_a_run
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.open(tmpdir) }
+    assert_match(/is not a rubyrig results directory/, e.message)
+  end
+
+  def test_meta_updates_are_atomic_replacements
+    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store.update_meta { |m| m.merge("finished_at" => "now") }
+    assert_equal({"name" => "x", "finished_at" => "now"}, store.meta)
+    refute File.exist?(store.path("run.json.tmp"))
+  end
+
+  def test_one_writer_at_a_time
+    dir = File.join(tmpdir, "run")
+    Rubyrig::Store.create(dir, {"name" => "x"}).lock!
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.open(dir).lock! }
+    assert_match(/in use by another rubyrig process/, e.message)
+  end
+end
