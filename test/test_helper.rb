@@ -36,6 +36,40 @@ module RubyrigTest
     super
   end
 
+  # Pids of live processes whose environment mentions `marker` (e.g. a run directory): the measured
+  # processes carry RUBYRIG_PROBE_DIR=<run>/artifacts/..., so survivors of a run can be found.
+  def processes_mentioning(marker)
+    Dir.glob("/proc/[0-9]*").filter_map do |dir|
+      pid = File.basename(dir).to_i
+      next if pid == Process.pid
+      next unless File.read("#{dir}/environ").include?(marker)
+      next if File.read("#{dir}/stat").split(") ").last.start_with?("Z")
+      pid
+    rescue Errno::ENOENT, Errno::ESRCH, Errno::EACCES # exited meanwhile, or not ours to read
+      nil
+    end
+  end
+
+  # Spawns exe/rubyrig as a real process (own process group), with output to files in dir.
+  def spawn_rubyrig(*args, dir:, env: {})
+    Process.spawn(ENV.to_h.merge("RUBYRIG_CACHE_DIR" => cache_dir).merge(env), RbConfig.ruby, EXE, *args,
+      out: File.join(dir, "rubyrig.out"), err: File.join(dir, "rubyrig.err"), pgroup: true)
+  end
+
+  def wait_for(timeout_s: 60, interval_s: 0.1)
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
+    until (result = yield)
+      raise "condition not met within #{timeout_s} s" if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+      sleep interval_s
+    end
+    result
+  end
+
+  def trial_lines(run_dir)
+    file = File.join(run_dir, "trials.jsonl")
+    File.exist?(file) ? File.readlines(file).map { |l| JSON.parse(l) } : []
+  end
+
   def write(dir, name, text)
     path = File.join(dir, name)
     FileUtils.mkdir_p(File.dirname(path))

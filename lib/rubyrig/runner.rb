@@ -50,6 +50,8 @@ module Rubyrig
       @progress.interrupted
       @store&.update_meta { |m| m.merge("interrupted_at" => Time.now.utc.iso8601, "host_after" => host_after) }
       raise
+    ensure
+      @store&.unlock
     end
 
     def run_batch(batch, launches, bundles)
@@ -63,7 +65,7 @@ module Rubyrig
       duration_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - clock
       trial = Trial.new(
         batch_id: batch.id, cell_key: batch.cell.key, runtime: batch.cell.runtime, workload: batch.cell.workload,
-        params: batch.cell.params, batch: batch.number, position: batch.round,
+        params: batch.cell.params, batch: batch.number, round: batch.round,
         status: result.status, reason: result.reason,
         started_at: started_at.iso8601(3), finished_at: Time.now.utc.iso8601(3), duration_s: duration_s,
         metrics: result.metrics, samples: result.samples,

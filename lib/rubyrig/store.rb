@@ -99,6 +99,11 @@ module Rubyrig
       raise StoreError, "#{dir} is in use by another rubyrig process; wait for it or stop it first"
     end
 
+    def unlock
+      @lock&.close
+      @lock = nil
+    end
+
     def path(*parts) = File.join(@dir, *parts)
   end
 end

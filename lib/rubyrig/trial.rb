@@ -1,7 +1,7 @@
 # The record of one executed batch: status, metrics, probe facts, samples and artifacts.
 module Rubyrig
   Trial = Struct.new(
-    :batch_id, :cell_key, :runtime, :workload, :params, :batch, :position,
+    :batch_id, :cell_key, :runtime, :workload, :params, :batch, :round,
     :status, :reason, :started_at, :finished_at, :duration_s,
     :metrics, :facts, :samples, :artifacts, :warnings,
     keyword_init: true

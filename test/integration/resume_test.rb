@@ -1,0 +1,40 @@
+require "test_helper"
+
+# kill -9 of rubyrig mid-run leaves a readable run and no orphans; --resume completes the plan with no
+# duplicate and no lost batch.
+class ResumeTest < Minitest::Test
+  include SlowTest
+
+  def test_kill_nine_then_resume_completes_the_plan_exactly_once
+    dir = tmpdir
+    run = File.join(dir, "run")
+    pid = spawn_rubyrig("compare", "-r", "a=system", "-r", "b=system", "--batches", "4", "--seed", "3",
+      "--results", run, "--", "ruby", "-e", "sleep 0.3", dir: dir)
+    wait_for { trial_lines(run).size >= 3 }
+    Process.kill("KILL", pid)
+    Process.wait(pid)
+    sleep 0.2
+    assert_empty processes_mentioning(run), "the measured child must die with rubyrig (pdeathsig)"
+    done_before = trial_lines(run).map { |t| t["batch_id"] }
+    assert_operator done_before.size, :<, 8
+
+    status, out, err = run_cli("run", "--resume", run)
+    assert_equal 0, status, err
+    assert_match(/Results: #{Regexp.escape(run)}/, out)
+    ids = trial_lines(run).map { |t| t["batch_id"] }
+    planned = JSON.parse(File.read(File.join(run, "run.json"))).dig("plan", "order").map { |b| b["id"] }
+    assert_equal planned.sort, ids.sort, "every planned batch exactly once"
+    assert_equal done_before, ids.first(done_before.size), "nothing measured before the kill was lost"
+    assert JSON.parse(File.read(File.join(run, "run.json")))["resumed_at"]
+  end
+
+  def test_resuming_a_finished_run_measures_nothing_more
+    dir = tmpdir
+    run = File.join(dir, "run")
+    status, = run_cli("compare", "-r", "system", "--batches", "2", "--results", run, "--", "ruby", "-e", "1")
+    assert_equal 0, status
+    status, = run_cli("run", "--resume", run)
+    assert_equal 0, status
+    assert_equal 2, trial_lines(run).size
+  end
+end
