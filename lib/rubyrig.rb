@@ -26,6 +26,7 @@ module Rubyrig
   ROOT = File.expand_path("..", __dir__)
 
   autoload :Analysis, "rubyrig/analysis"
+  autoload :Apt, "rubyrig/apt"
   autoload :Builtins, "rubyrig/builtins"
   autoload :Cell, "rubyrig/cell"
   autoload :Child, "rubyrig/child"

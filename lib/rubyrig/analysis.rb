@@ -102,15 +102,11 @@ module Rubyrig
     end
 
     def warnings(meta, cells, trials, ok, summaries)
-      list = []
+      list = few_batches_warnings(cells, ok)
       cells.each do |cell|
-        n = ok.fetch(cell.key, []).size
         failed = trials.select { |t| t.cell_key == cell.key && t.failed? }
         unless failed.empty?
           list << "#{cell.key}: #{failed.size} failed batch#{"es" if failed.size > 1} (#{failed.first.reason})"
-        end
-        if n < MIN_BATCHES
-          list << "#{cell.key}: only #{n} ok batch#{"es" unless n == 1}; statistics need #{MIN_BATCHES} or more (--batches)"
         end
         primary = meta.dig("workloads", cell.workload, "primary_metric")
         summary = summaries.find { |s| s.cell_key == cell.key && s.metric == primary }
@@ -123,6 +119,20 @@ module Rubyrig
       list.concat((meta["runtimes"] || {}).values.flat_map { |r| r["warnings"] || [] })
       list.concat(trials.flat_map { |t| (t.warnings || []).map { |w| "#{t.cell_key}: #{w}" } })
       list.uniq
+    end
+
+    # One line when every short cell has the same count, else one line per cell.
+    def few_batches_warnings(cells, ok)
+      short = cells.map { |c| [c, ok.fetch(c.key, []).size] }.select { |_, n| n < MIN_BATCHES }
+      advice = "statistics need #{MIN_BATCHES} or more (--batches)"
+      counts = short.map(&:last).uniq
+      if short.size > 1 && counts.size == 1
+        n = counts.first
+        subject = (short.size == cells.size) ? "every cell has" : "#{short.size} cells have"
+        ["#{subject} only #{n} ok batch#{"es" unless n == 1}; #{advice}"]
+      else
+        short.map { |cell, n| "#{cell.key}: only #{n} ok batch#{"es" unless n == 1}; #{advice}" }
+      end
     end
 
     # Only the load before the run counts: afterwards the benchmark's own processes are in the average.

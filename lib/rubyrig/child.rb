@@ -2,6 +2,7 @@
 # stops the whole group (TERM, a grace period, then KILL) so that nothing outlives rubyrig.
 require_relative "reaper"
 require_relative "which"
+require_relative "libc"
 
 module Rubyrig
   class Child
@@ -13,13 +14,13 @@ module Rubyrig
       def describe = signal ? "killed by SIG#{signal}" : "exited with status #{status}"
     end
 
-    SETPRIV = "/usr/bin/setpriv"
-    TASKSET = "/usr/bin/taskset"
+    EXEC_FAILED = 127
 
     attr_reader :pid, :argv, :started_at
 
-    # Spawns argv in a new process group. With cpus: "1" or "0-1" it is pinned through taskset.
-    # Unless disabled, setpriv makes the kernel KILL the child if rubyrig itself dies (kill -9).
+    # Spawns argv in a new process group. With cpus: "1" or "0-1" it is pinned to those CPUs. Unless
+    # disabled, the kernel KILLs the child if rubyrig itself dies (kill -9): the death signal is set
+    # between fork and exec, and a child whose parent is already gone exits at once, so no window is left.
     def self.spawn(argv, env: {}, chdir: nil, out: File::NULL, err: File::NULL, cpus: nil, death_signal: true)
       child = new(argv, env: env, chdir: chdir, out: out, err: err, cpus: cpus, death_signal: death_signal)
       child.start
@@ -62,10 +63,24 @@ module Rubyrig
       unless Which.find(@argv.first, path: path.to_s)
         raise ToolMissing, "cannot run #{@argv.first}: no such executable; check the path or install it"
       end
+      parent = Process.pid
+      reader, writer = IO.pipe
       @started_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      options = {pgroup: true, in: File::NULL, out: @out, err: @err, close_others: true}
-      options[:chdir] = @chdir if @chdir
-      @pid = Process.spawn(@env, *wrapped_argv, **options)
+      @pid = Process.fork do
+        reader.close
+        exec_in_child(parent, writer)
+      end
+      writer.close
+      # The child reports the moment it calls exec, so that wall_s starts there, as it would for a
+      # shell running the command; fork and setup are rubyrig's cost, not the command's.
+      exec_at = reader.read(8)
+      reader.close
+      @started_at = exec_at.unpack1("E") if exec_at&.bytesize == 8
+      begin
+        Process.setpgid(@pid, @pid)
+      rescue Errno::EACCES, Errno::ESRCH # the child already ran setpgid and exec'd, or already exited
+        nil
+      end
       @waiter = Thread.new { reap }
       self
     end
@@ -107,11 +122,22 @@ module Rubyrig
 
     private
 
-    def wrapped_argv
-      prefix = []
-      prefix += [TASKSET, "-c", @cpus.to_s] if @cpus
-      prefix += [SETPRIV, "--pdeathsig", "KILL", "--"] if @death_signal && File.executable?(SETPRIV)
-      prefix + @argv
+    # Runs in the forked child: own process group, death signal, pinning, then exec. Never returns.
+    def exec_in_child(parent, clock_pipe)
+      Process.setpgid(0, 0)
+      if @death_signal
+        Libc.set_death_signal("KILL")
+        exit!(EXEC_FAILED) if Process.ppid != parent
+      end
+      Libc.pin_to_cpus(@cpus) if @cpus
+      options = {in: File::NULL, out: @out, err: @err, close_others: true}
+      options[:chdir] = @chdir if @chdir
+      clock_pipe.write([Process.clock_gettime(Process::CLOCK_MONOTONIC)].pack("E"))
+      clock_pipe.close
+      exec(@env, [@argv.first, @argv.first], *@argv.drop(1), **options)
+    rescue SystemCallError => e # exec failed (e.g. permission denied): report like a shell would
+      $stderr.write("rubyrig: cannot run #{@argv.first}: #{e.message}\n")
+      exit!(EXEC_FAILED)
     end
 
     def reap

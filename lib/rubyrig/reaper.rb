@@ -1,6 +1,6 @@
 # Waits for a child with wait4(2) through Fiddle, so its resource usage (CPU, peak RSS, context
 # switches, including the descendants it waited for) comes back with its exit status.
-require "fiddle"
+require_relative "libc"
 
 module Rubyrig
   module Reaper
@@ -18,7 +18,7 @@ module Rubyrig
       status = Fiddle::Pointer.malloc(STATUS_BYTES, Fiddle::RUBY_FREE)
       rusage = Fiddle::Pointer.malloc(RUSAGE_BYTES, Fiddle::RUBY_FREE)
       loop do
-        result = wait4.call(pid, status, 0, rusage)
+        result = Libc.wait4(pid, status, 0, rusage)
         break if result == pid
         raise Errno::ECHILD, "wait4(#{pid})" unless Fiddle.last_error == Errno::EINTR::Errno
       end
@@ -36,14 +36,6 @@ module Rubyrig
         voluntary_ctx_switches: fields[16],
         involuntary_ctx_switches: fields[17]
       ).freeze
-    end
-
-    def wait4
-      @wait4 ||= Fiddle::Function.new(
-        Fiddle::Handle::DEFAULT["wait4"],
-        [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP, Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP],
-        Fiddle::TYPE_INT
-      )
     end
   end
 end

@@ -14,7 +14,14 @@ class ResumeTest < Minitest::Test
     Process.kill("KILL", pid)
     Process.wait(pid)
     sleep 0.2
-    assert_empty processes_mentioning(run), "the measured child must die with rubyrig (pdeathsig)"
+    survivors = processes_mentioning(run)
+    assert_empty survivors, "the measured child must die with rubyrig (pdeathsig): #{survivors.map { |p|
+      begin
+        File.read("/proc/#{p}/cmdline").tr("\0", " ")
+      rescue
+        p
+      end
+    }}"
     done_before = trial_lines(run).map { |t| t["batch_id"] }
     assert_operator done_before.size, :<, 8
 

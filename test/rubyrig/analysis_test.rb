@@ -57,6 +57,11 @@ class AnalysisTest < Minitest::Test
     assert_match(/base \| builtin:nbody \| n=1: iterations\/s varies a lot between batches \(CV \d+\.\d% > 5%\)/, text)
   end
 
+  def test_too_few_batches_everywhere_is_one_line
+    report = synthetic_report(batches: 3, values: {"base" => [1.0, 1.0, 1.0], "fast" => [2.0, 2.0, 2.0]})
+    assert_includes report.warnings, "every cell has only 3 ok batches; statistics need 5 or more (--batches)"
+  end
+
   def test_a_busy_host_is_reported
     meta = synthetic_meta
     meta["host"]["load_average"] = [1.9, 1.0, 0.5]

@@ -40,8 +40,9 @@ class ChildTest < Minitest::Test
   end
 
   def test_a_child_that_ignores_term_is_killed_after_the_grace_period
-    child = Rubyrig::Child.spawn(["ruby", "-e", "trap('TERM') {}; $stdout.sync = true; puts 1; sleep 30"], out: File.join(tmpdir, "o"))
-    sleep 0.3
+    out = File.join(tmpdir, "o")
+    child = Rubyrig::Child.spawn(["ruby", "-e", "trap('TERM') {}; $stdout.sync = true; puts 1; sleep 30"], out: out)
+    wait_for { File.size?(out) } # the trap is in place once it prints
     child.stop(grace_s: 0.2)
     assert_equal "KILL", child.wait.signal
   end

@@ -8,8 +8,10 @@ module Rubyrig
     class Launch
       KNOWN_VARIANTS = %w[yjit yjit-mem yjit-stats jemalloc mn].freeze
       YJIT_VARIANTS = %w[yjit yjit-mem yjit-stats].freeze
-      # Variables that would silently change the runtime if inherited from the user's shell.
-      NEUTRALIZED_ENV = %w[RUBYOPT RUBY_YJIT_ENABLE RUBY_MN_THREADS LD_PRELOAD JRUBY_OPTS].freeze
+      # Variables that would silently change the runtime if inherited from the user's shell, or from a
+      # `bundle exec` around rubyrig itself: each runtime gets only its own settings and gems.
+      NEUTRALIZED_ENV = %w[RUBYOPT RUBY_YJIT_ENABLE RUBY_MN_THREADS LD_PRELOAD JRUBY_OPTS RUBYLIB GEM_HOME GEM_PATH
+        BUNDLE_GEMFILE BUNDLE_BIN_PATH BUNDLE_APP_CONFIG BUNDLER_SETUP BUNDLER_VERSION].freeze
 
       # Raises for a spec that can never work (unknown variant, no YJIT). A variant that cannot hold on
       # this host right now (no libjemalloc) becomes the blocker: each batch of the runtime fails with it.

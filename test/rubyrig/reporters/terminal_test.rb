@@ -22,6 +22,7 @@ class TerminalReporterTest < Minitest::Test
   def test_warnings_are_listed
     report = synthetic_report(status: {"c1-b2" => "failed"})
     text = Rubyrig::Reporters::Terminal.new(report, color: false).render
-    assert_match(/Warnings:\n  - fast \| builtin:nbody \| n=1: 1 failed batch/, text)
+    assert_match(/Warnings:\n/, text)
+    assert_match(/^  - fast \| builtin:nbody \| n=1: 1 failed batch \(exited with status 1: boom\)$/, text)
   end
 end

@@ -1,0 +1,45 @@
+# The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4 (resource usage of a
+# reaped child), prctl (death signal) and sched_setaffinity (CPU pinning).
+require "fiddle"
+
+module Rubyrig
+  module Libc
+    PR_SET_PDEATHSIG = 1
+    CPU_SET_BYTES = 128 # cpu_set_t: 1024 CPUs
+
+    module_function
+
+    def wait4(pid, status_ptr, options, rusage_ptr)
+      function(:wait4, [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP, Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP])
+        .call(pid, status_ptr, options, rusage_ptr)
+    end
+
+    # Asks the kernel to send `signal` to this process when its parent dies.
+    def set_death_signal(signal)
+      number = Signal.list.fetch(signal)
+      function(:prctl, [Fiddle::TYPE_INT, Fiddle::TYPE_LONG, Fiddle::TYPE_LONG, Fiddle::TYPE_LONG, Fiddle::TYPE_LONG])
+        .call(PR_SET_PDEATHSIG, number, 0, 0, 0).zero?
+    end
+
+    # Pins the calling process to the CPUs in a list such as "1" or "0-1,3"; false when refused.
+    def pin_to_cpus(list)
+      mask = "\0".b * CPU_SET_BYTES
+      cpus(list).each { |cpu| mask.setbyte(cpu / 8, mask.getbyte(cpu / 8) | (1 << (cpu % 8))) }
+      function(:sched_setaffinity, [Fiddle::TYPE_INT, Fiddle::TYPE_SIZE_T, Fiddle::TYPE_VOIDP])
+        .call(0, CPU_SET_BYTES, Fiddle::Pointer[mask]).zero?
+    end
+
+    # "0-2,5" => [0, 1, 2, 5]
+    def cpus(list)
+      list.to_s.split(",").flat_map do |part|
+        first, last = part.split("-", 2).map { |n| Integer(n, 10) }
+        (first..(last || first)).to_a
+      end
+    end
+
+    def function(name, args)
+      @functions ||= {}
+      @functions[name] ||= Fiddle::Function.new(Fiddle::Handle::DEFAULT[name.to_s], args, Fiddle::TYPE_INT)
+    end
+  end
+end
