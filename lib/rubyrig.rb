@@ -47,6 +47,7 @@ module Rubyrig
   autoload :Runner, "rubyrig/runner"
   autoload :Runtime, "rubyrig/runtime"
   autoload :Runtimes, "rubyrig/runtimes"
+  autoload :Scaling, "rubyrig/scaling"
   autoload :Settings, "rubyrig/settings"
   autoload :Stats, "rubyrig/stats"
   autoload :Store, "rubyrig/store"

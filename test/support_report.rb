@@ -20,7 +20,11 @@ module SupportReport
     meta["plan"]["order"].map do |b|
       cell = meta["plan"]["cells"][b["cell"]]
       key = Rubyrig::Cell.new(index: cell["index"], runtime: cell["runtime"], workload: cell["workload"], params: cell["params"]).key
-      rate = values.fetch(cell["runtime"])[b["number"] - 1]
+      rate = if values.respond_to?(:call)
+        values.call(cell["runtime"], cell["params"], b["number"])
+      else
+        values.fetch(cell["runtime"])[b["number"] - 1]
+      end
       Rubyrig::Trial.new(batch_id: b["id"], cell_key: key, runtime: cell["runtime"], workload: cell["workload"],
         params: cell["params"], batch: b["number"], status: status.fetch(b["id"], "ok"),
         reason: status.key?(b["id"]) ? "exited with status 1: boom" : nil,

@@ -7,8 +7,6 @@ module Rubyrig
 
     # tool => [why rubyrig uses it, Debian package]
     TOOLS = {
-      "taskset" => ["pins measured processes (--cpus)", "util-linux"],
-      "setpriv" => ["kills measured processes if rubyrig dies", "util-linux"],
       "hyperfine" => ["bench/overhead compares rubyrig with it", "hyperfine"],
       "wrk" => ["load generator of http workloads", "wrk"],
       "redis-server" => ["queue of jobs workloads", "redis-server"],

@@ -74,7 +74,10 @@ module Rubyrig
       fail_at(["runtimes"], "is missing; list at least one runtime, e.g. `runtimes: [system, system+yjit]`") if list.nil?
       fail_at(["runtimes"], "must be a list of runtime specs, e.g. [system, 3.3.8+yjit]") unless list.is_a?(Array)
       fail_at(["runtimes"], "is empty; list at least one runtime, e.g. [system, system+yjit]") if list.empty?
-      runtimes = list.each_with_index.map { |entry, i| load_runtime(entry, ["runtimes", i]) }
+      runtimes = list.each_with_index.flat_map do |entry, i|
+        next load_runtime(entry, ["runtimes", i]) unless entry.is_a?(String)
+        wrap(["runtimes", i]) { Runtime.expand(entry) }.map { |spec| load_runtime(spec, ["runtimes", i]) }
+      end
       duplicate = runtimes.map(&:label).tally.find { |_, n| n > 1 }
       if duplicate
         fail_at(["runtimes"], "has the label '#{duplicate[0]}' twice; give each a label, e.g. a=system and b=system")

@@ -6,6 +6,20 @@ module Rubyrig
     VARIANT_PATTERN = /\A(?<name>[a-z][a-z-]*)(?:=(?<value>[^+=]+))?\z/
     LABEL_PATTERN = /\A(?<label>[A-Za-z0-9_.:-]+)=(?<rest>.+)\z/
 
+    # A spec whose variant lists several values ("3.3.8+yjit-mem=16,32,64") names one runtime per value.
+    def self.expand(text)
+      base, *variants = text.to_s.strip.split("+")
+      return [text] if variants.none? { |v| v.include?(",") }
+      if base.to_s.match?(LABEL_PATTERN) && !base.include?("/")
+        raise RuntimeSpecError, "runtime '#{text}' lists several values, so it names several runtimes and cannot take one label; drop the label"
+      end
+      choices = variants.map do |v|
+        name, values = v.split("=", 2)
+        values ? values.split(",").map { |value| "#{name}=#{value}" } : [v]
+      end
+      choices.first.product(*choices.drop(1)).map { |picked| ([base] + picked).join("+") }
+    end
+
     # Parses a spec string. Labels default to the spec itself, so "system+yjit" is labelled
     # "system+yjit" and "a=system" is labelled "a".
     def self.parse(text, env: {}, flags: [], label: nil)

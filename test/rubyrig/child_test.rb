@@ -47,7 +47,7 @@ class ChildTest < Minitest::Test
     assert_equal "KILL", child.wait.signal
   end
 
-  def test_pinning_with_taskset
+  def test_pinning_to_cpus
     child = Rubyrig::Child.spawn(["sleep", "2"], cpus: "0")
     sleep 0.1
     allowed = File.read("/proc/#{child.pid}/status")[/^Cpus_allowed_list:\s*(\S+)/, 1]

@@ -40,3 +40,15 @@ class RuntimeTest < Minitest::Test
     assert_match(/bad variant 'YJIT!'/, e.message)
   end
 end
+
+class RuntimeExpandTest < Minitest::Test
+  def test_a_list_of_values_names_one_runtime_each
+    assert_equal %w[3.3.8+yjit-mem=16 3.3.8+yjit-mem=32 3.3.8+yjit-mem=64], Rubyrig::Runtime.expand("3.3.8+yjit-mem=16,32,64")
+    assert_equal ["system+yjit"], Rubyrig::Runtime.expand("system+yjit")
+  end
+
+  def test_an_expanding_spec_cannot_carry_one_label
+    e = assert_raises(Rubyrig::RuntimeSpecError) { Rubyrig::Runtime.expand("a=3.3.8+yjit-mem=16,32") }
+    assert_match(/cannot take one label/, e.message)
+  end
+end

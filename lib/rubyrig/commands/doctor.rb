@@ -19,7 +19,7 @@ module Rubyrig
         end
         problems = checks.count { |c| c.state != :ok }
         out.puts(problems.zero? ? "\nEverything rubyrig checks is in order." : "\n#{problems} item#{"s" if problems > 1} to look at (see fix: lines).")
-        (checks.any? { |c| c.state == :missing && %w[taskset setpriv].include?(c.name) }) ? CLI::EXIT_ERROR : CLI::EXIT_OK
+        CLI::EXIT_OK
       end
     end
   end

@@ -18,6 +18,10 @@ module Rubyrig
         @report.groups.group_by(&:first).each do |workload, groups|
           out.concat(workload_table(workload, groups))
         end
+        scaling = Scaling.new(@report)
+        scaling.tables.each { |table| out.concat(scaling_table(table)) }
+        memory = scaling.yjit_memory_rows
+        out.concat(yjit_memory(memory)) unless memory.empty?
         unless @report.warnings.empty?
           out << "**Warnings**"
           out << ""
@@ -79,6 +83,36 @@ module Rubyrig
               "#{Format.percent(s&.cv)} | #{ratio_cell(cell, c)} | #{Format.p_value(c.p_adjusted) if c} | " \
               "#{c&.verdict || ""} | #{Format.bytes(rss&.median)} | #{"#{Format.ratio(rc.ratio)} #{Format.ci(rc.ci)}" if rc} |"
           end
+        end
+        lines << ""
+        lines
+      end
+
+      def scaling_table(table)
+        unit = Metrics.fetch(table.metric).unit
+        fixed = Format.params(table.fixed)
+        lines = ["**Scaling over #{table.param}**: #{table.workload}#{" (#{fixed})" unless fixed.empty?}, " \
+          "#{Metrics.fetch(table.metric).label}, ratio to #{table.param}=#{table.rows.first.value} of the same runtime with 95% CI", ""]
+        lines << "| #{table.param} | #{table.runtimes.map { |r| "`#{r}`" }.join(" | ")} |"
+        lines << "|--:|#{"---|" * table.runtimes.size}"
+        table.rows.each do |row|
+          cells = table.runtimes.map do |runtime|
+            cell = row.cells[runtime]
+            next "n/a" unless cell[:median]
+            cell[:ratio] ? "#{Format.value(cell[:median], unit)} (#{Format.ratio(cell[:ratio])} #{Format.ci(cell[:ci])})" : Format.value(cell[:median], unit)
+          end
+          lines << "| #{row.value} | #{cells.join(" | ")} |"
+        end
+        lines << ""
+        lines
+      end
+
+      def yjit_memory(rows)
+        lines = ["**YJIT memory against speed**", "", "| yjit-mem | workload | speed | peak RSS | code region | YJIT alloc |", "|--:|---|--:|--:|--:|--:|"]
+        rows.each do |r|
+          lines << "| #{r.yjit_mem} MiB | #{[r.workload, Format.params(r.params)].reject(&:empty?).join(" ")} | " \
+            "#{Format.value(r.speed, Metrics.fetch(r.metric).unit)} | #{Format.bytes(r.peak_rss_bytes)} | " \
+            "#{Format.bytes(r.code_region_bytes)} | #{Format.bytes(r.yjit_alloc_bytes)} |"
         end
         lines << ""
         lines

@@ -18,6 +18,10 @@ module Rubyrig
           lines.concat(group(workload, params, cells))
           lines << ""
         end
+        scaling = Scaling.new(@report)
+        scaling.tables.each { |table| lines.concat(scaling_table(table)) << "" }
+        memory = scaling.yjit_memory_rows
+        lines.concat(yjit_memory(memory)) << "" unless memory.empty?
         lines.concat(warnings)
         lines.join("\n") + "\n"
       end
@@ -56,6 +60,33 @@ module Rubyrig
           ]
         end
         align(rows).map { |line| "    #{line}".rstrip }
+      end
+
+      def scaling_table(table)
+        unit = Metrics.fetch(table.metric).unit
+        fixed = Format.params(table.fixed)
+        title = "Scaling over #{table.param} · #{table.workload}#{" · #{fixed}" unless fixed.empty?}"
+        header = [table.param] + table.runtimes
+        rows = table.rows.map do |row|
+          [row.value.to_s] + table.runtimes.map do |runtime|
+            cell = row.cells[runtime]
+            next "n/a" unless cell[:median]
+            ratio = cell[:ratio] ? " #{Format.ratio(cell[:ratio])} #{Format.ci(cell[:ci])}" : ""
+            "#{Format.value(cell[:median], unit)}#{ratio}"
+          end
+        end
+        [paint(title, :bold), "  #{Metrics.fetch(table.metric).label}; ratio to #{table.param}=#{table.rows.first.value} of the same runtime, 95% CI"] +
+          align([header] + rows).map { |line| "    #{line}".rstrip }
+      end
+
+      def yjit_memory(rows)
+        header = ["yjit-mem", "workload", "speed", "peak RSS", "code region", "YJIT alloc"]
+        body = rows.map do |r|
+          ["#{r.yjit_mem} MiB", [r.workload, Format.params(r.params)].reject(&:empty?).join(" "),
+            Format.value(r.speed, Metrics.fetch(r.metric).unit), Format.bytes(r.peak_rss_bytes),
+            Format.bytes(r.code_region_bytes), Format.bytes(r.yjit_alloc_bytes)]
+        end
+        [paint("YJIT memory against speed", :bold)] + align([header] + body).map { |line| "    #{line}".rstrip }
       end
 
       def comparison_text(cell, comparison)
