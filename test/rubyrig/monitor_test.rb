@@ -2,12 +2,10 @@ require "test_helper"
 
 class MonitorTest < Minitest::Test
   def test_samples_the_whole_tree
-    child = Rubyrig::Child.spawn(["sh", "-c", "ruby -e 'a = \"x\" * 40_000_000; sleep 2' & ruby -e 'sleep 2' & wait"])
+    child = Rubyrig::Child.spawn(["sh", "-c", "ruby -e 'a = \"x\" * 40_000_000; sleep 30' & ruby -e 'sleep 30' & wait"])
     monitor = Rubyrig::Monitor.new(child.pid, interval_s: 0.05).start
-    sleep 0.8
-    reading = monitor.sample
+    reading = wait_for(timeout_s: 30) { (r = monitor.sample) && r.rss_bytes > 40_000_000 && r.pids.size == 3 && r }
     assert_equal 3, reading.pids.size, "sh and its two ruby children"
-    assert_operator reading.rss_bytes, :>, 40_000_000
     assert_operator reading.threads, :>=, 3
     assert_operator monitor.pss_bytes, :>, 40_000_000
     monitor.stop
