@@ -36,7 +36,7 @@ module Rubyrig
   class Experiment::Loader
     TOP_KEYS = %w[name description runtimes baseline workloads workload batches seed timeout_s cpus].freeze
     RUNTIME_KEYS = %w[spec label env flags].freeze
-    COMMON_WORKLOAD_KEYS = %w[name params iterations warmup timeout_s gemfile builtin].freeze
+    COMMON_WORKLOAD_KEYS = %w[name params iterations warmup timeout_s gemfile sweeps builtin].freeze
 
     def initialize(source, base_dir)
       @source = source
@@ -149,6 +149,7 @@ module Rubyrig
         timeout_s: positive_number(entry, "timeout_s", at),
         gemfile: optional(entry, "gemfile", String, at)&.then { |g| File.expand_path(g, @base_dir) } || builtin&.gemfile,
         options: driver.load_options(entry, builtin, ->(keys, message) { fail_at(at + keys, message) }),
+        sweeps: load_sweeps(entry, at, builtin, params),
         base_dir: @base_dir
       ).freeze
     end
@@ -220,6 +221,16 @@ module Rubyrig
         end
         [key.to_s, values.uniq.freeze]
       end
+    end
+
+    # Parameters compared against their first value within each runtime (besides threads, processes
+    # and concurrency, which always are when they have several numeric values).
+    def load_sweeps(entry, at, builtin, params)
+      sweeps = optional(entry, "sweeps", Array, at) || builtin&.options&.fetch("sweeps", nil) || []
+      sweeps.each do |name|
+        fail_at(at + ["sweeps"], "names '#{name}', which is not a parameter; use one of #{params.keys.join(", ")}") unless params.key?(name.to_s)
+      end
+      sweeps.map(&:to_s).freeze
     end
 
     def cpus(data)

@@ -122,10 +122,15 @@ module Rubyrig
         "plan" => plan.to_h,
         "runtimes" => launches.transform_values { |l| launch_meta(l) },
         "bundles" => bundles.map { |(label, gemfile), b| {"runtime" => label, "gemfile" => gemfile, "lockfile" => b.lockfile, "lockfile_sha256" => b.lockfile_sha256} },
-        "workloads" => @experiment.workloads.to_h { |w| [w.name, {"kind" => w.kind, "primary_metric" => Drivers.fetch(w.kind).primary_metric(w)}] },
+        "workloads" => @experiment.workloads.to_h { |w| [w.name, workload_meta(w)] },
         "host" => Host.new.facts,
         "tools" => {"host_ruby" => RUBY_DESCRIPTION}
       }
+    end
+
+    def workload_meta(workload)
+      {"kind" => workload.kind, "primary_metric" => Drivers.fetch(workload.kind).primary_metric(workload),
+       "sweeps" => workload.sweeps}
     end
 
     def launch_meta(launch)

@@ -1,6 +1,7 @@
 # Sweep tables from an analysed report: for a threads (or processes, concurrency) sweep, the primary
 # metric per runtime at each value and its ratio to the same runtime's smallest value, with a 95% CI;
-# for a +yjit-mem sweep, speed next to memory for each setting. Pure: reads the report, no I/O.
+# the same for parameters a workload declares in `sweeps:` (ratio to their first value); and for a
+# +yjit-mem sweep, speed next to memory for each setting. Pure: reads the report, no I/O.
 module Rubyrig
   class Scaling
     SWEEP_PARAMS = %w[threads processes concurrency].freeze
@@ -23,11 +24,14 @@ module Rubyrig
       cells = @report.cells
       cells.map(&:workload).uniq.flat_map do |workload|
         mine = cells.select { |c| c.workload == workload }
-        SWEEP_PARAMS.filter_map do |param|
+        declared = @report.meta.dig("workloads", workload, "sweeps") || []
+        (SWEEP_PARAMS + declared).uniq.filter_map do |param|
           values = mine.map { |c| c.params[param] }.uniq
-          next unless values.size >= 2 && values.all?(Numeric)
+          next if values.size < 2
+          next unless declared.include?(param) || values.all?(Numeric)
+          values = values.sort if values.all?(Numeric)
           mine.group_by { |c| c.params.except(param) }.map do |fixed, group|
-            table(workload, param, fixed, group)
+            table(workload, param, fixed, group, values)
           end
         end.flatten
       end
@@ -49,11 +53,10 @@ module Rubyrig
 
     private
 
-    def table(workload, param, fixed, cells)
+    def table(workload, param, fixed, cells, values)
       metric = @report.primary_metric(workload)
       definition = Metrics.fetch(metric)
       runtimes = cells.map(&:runtime).uniq
-      values = cells.map { |c| c.params[param] }.uniq.sort
       rows = values.map do |value|
         Row.new(value: value, cells: runtimes.to_h do |runtime|
           base = samples(cells, runtime, param, values.first, metric)

@@ -2,7 +2,7 @@
 # per-workload settings, after defaults from a built-in have been applied.
 module Rubyrig
   Workload = Struct.new(:name, :kind, :target, :params, :iterations, :warmup, :timeout_s, :gemfile,
-    :options, :base_dir, keyword_init: true) do
+    :options, :sweeps, :base_dir, keyword_init: true) do
     # Every combination of parameter values, in a stable order: [{"threads" => 1}, {"threads" => 2}].
     def param_combinations
       keys = params.keys

@@ -42,7 +42,7 @@ class ScalingTest < Minitest::Test
   def test_reporters_show_the_scaling_table
     report = sweep_report
     text = Rubyrig::Reporters::Terminal.new(report, color: false).render
-    assert_match(/Scaling over threads · builtin:nbody · calls=100/, text)
+    assert_match(/Sweep over threads · builtin:nbody · calls=100/, text)
     assert_match(/^\s+4\s+40\.\d+\/s 4\.0\d\dx \[[\d.]+, [\d.]+\]\s+4\.0\d*\/s 0\.4\d\dx/, text)
     markdown = Rubyrig::Reporters::Markdown.new(report).render
     assert_match(/\| threads \| `base` \| `slow` \|/, markdown)

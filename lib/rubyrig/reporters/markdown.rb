@@ -91,7 +91,7 @@ module Rubyrig
       def scaling_table(table)
         unit = Metrics.fetch(table.metric).unit
         fixed = Format.params(table.fixed)
-        lines = ["**Scaling over #{table.param}**: #{table.workload}#{" (#{fixed})" unless fixed.empty?}, " \
+        lines = ["**Sweep over #{table.param}**: #{table.workload}#{" (#{fixed})" unless fixed.empty?}, " \
           "#{Metrics.fetch(table.metric).label}, ratio to #{table.param}=#{table.rows.first.value} of the same runtime with 95% CI", ""]
         lines << "| #{table.param} | #{table.runtimes.map { |r| "`#{r}`" }.join(" | ")} |"
         lines << "|--:|#{"---|" * table.runtimes.size}"

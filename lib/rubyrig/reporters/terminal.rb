@@ -65,7 +65,7 @@ module Rubyrig
       def scaling_table(table)
         unit = Metrics.fetch(table.metric).unit
         fixed = Format.params(table.fixed)
-        title = "Scaling over #{table.param} · #{table.workload}#{" · #{fixed}" unless fixed.empty?}"
+        title = "Sweep over #{table.param} · #{table.workload}#{" · #{fixed}" unless fixed.empty?}"
         header = [table.param] + table.runtimes
         rows = table.rows.map do |row|
           [row.value.to_s] + table.runtimes.map do |runtime|
