@@ -70,6 +70,25 @@ module RubyrigTest
     File.exist?(file) ? File.readlines(file).map { |l| JSON.parse(l) } : []
   end
 
+  # The runtime spec of CRuby 3.3.8 for tests that need a second version: "3.3.8" once
+  # `rubyrig build 3.3.8` has run (bin/setup does it), or RUBYRIG_TEST_RUBY33 (a path). Missing, the
+  # test is skipped on a developer machine and fails in CI, where bin/setup must have built it.
+  def ruby33
+    @ruby33 ||= begin
+      catalog = Rubyrig::Runtimes::Catalog.new(
+        discovery: Rubyrig::Runtimes::Discovery.new(env: ENV.to_h, cache_dir: cache_dir),
+        fingerprint: Rubyrig::Runtimes::Fingerprint.new(cache_dir: cache_dir)
+      )
+      catalog.resolve("3.3.8")
+      "3.3.8"
+    rescue Rubyrig::RuntimeSpecError
+      ENV["RUBYRIG_TEST_RUBY33"] || begin
+        message = "CRuby 3.3.8 is not built; run `exe/rubyrig build 3.3.8` (bin/setup does)"
+        ENV["CI"] ? flunk(message) : skip(message)
+      end
+    end
+  end
+
   def write(dir, name, text)
     path = File.join(dir, name)
     FileUtils.mkdir_p(File.dirname(path))

@@ -28,6 +28,10 @@ module Rubyrig
       end
 
       def failed_trials = trials.reject(&:ok?)
+
+      def measured_trials = trials.select(&:measured?)
+
+      def diagnostic_trials(kind) = trials.select { |t| t.diagnostic == kind && t.ok? }
     end
 
     def initialize(alpha: 0.05, resamples: 10_000)
@@ -35,9 +39,10 @@ module Rubyrig
       @resamples = resamples
     end
 
+    # Trace and profile batches are kept in the report for their artifacts but never in statistics.
     def analyze(meta:, trials:)
       cells = Plan.from_h(meta.fetch("plan")).cells
-      ok = trials.select(&:ok?).group_by(&:cell_key)
+      ok = trials.select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
       summaries = cells.flat_map { |cell| summarize(cell, ok.fetch(cell.key, [])) }
       comparisons = compare(meta, cells, ok)
       Report.new(meta: meta, cells: cells, trials: trials, summaries: summaries, comparisons: comparisons,
@@ -116,6 +121,7 @@ module Rubyrig
         end
       end
       list.concat(host_warnings(meta))
+      list.concat(gvl_warnings(cells, ok))
       list.concat((meta["runtimes"] || {}).values.flat_map { |r| r["warnings"] || [] })
       list.concat(trials.flat_map { |t| (t.warnings || []).map { |w| "#{t.cell_key}: #{w}" } })
       list.uniq
@@ -133,6 +139,16 @@ module Rubyrig
       else
         short.map { |cell, n| "#{cell.key}: only #{n} ok batch#{"es" unless n == 1}; #{advice}" }
       end
+    end
+
+    # GVL instrumentation exists on CRuby 3.2+ only, and its hooks cost a little on every thread switch.
+    def gvl_warnings(cells, ok)
+      with, without = cells.map(&:runtime).uniq.partition do |runtime|
+        cells.any? { |c| c.runtime == runtime && ok.fetch(c.key, []).any? { |t| t.metrics.key?("gvl_wait_s") } }
+      end
+      return [] if with.empty? || without.empty?
+      ["GVL wait is measured on #{with.join(", ")} but n/a on #{without.join(", ")} (it needs CRuby 3.2+); " \
+        "its hooks can cost a few percent on thread-heavy workloads, so rerun with --no-gvl for the cleanest speed comparison"]
     end
 
     # Only the load before the run counts: afterwards the benchmark's own processes are in the average.

@@ -4,11 +4,13 @@ require "shellwords"
 
 module Rubyrig
   Experiment = Struct.new(:name, :description, :runtimes, :baseline, :workloads, :batches, :seed,
-    :timeout_s, :cpus, :source, keyword_init: true)
+    :timeout_s, :cpus, :gvl, :trace, :profile, :source, keyword_init: true)
 
   class Experiment
     DEFAULT_BATCHES = 5
     DEFAULT_TIMEOUT_S = 600
+    TRACES = %w[gvl].freeze
+    PROFILERS = %w[stackprof vernier].freeze
 
     def self.load(path)
       from_source(YamlSource.load(path), base_dir: File.dirname(File.expand_path(path)))
@@ -27,14 +29,15 @@ module Rubyrig
     def to_h
       {
         name: name, description: description, runtimes: runtimes.map(&:to_h), baseline: baseline,
-        workloads: workloads.map(&:to_h), batches: batches, seed: seed, timeout_s: timeout_s, cpus: cpus
+        workloads: workloads.map(&:to_h), batches: batches, seed: seed, timeout_s: timeout_s, cpus: cpus,
+        gvl: gvl, trace: trace, profile: profile
       }
     end
   end
 
   # Turns parsed YAML into an Experiment, rejecting unknown keys, wrong types and empty matrices.
   class Experiment::Loader
-    TOP_KEYS = %w[name description runtimes baseline workloads workload batches seed timeout_s cpus].freeze
+    TOP_KEYS = %w[name description runtimes baseline workloads workload batches seed timeout_s cpus gvl trace profile].freeze
     RUNTIME_KEYS = %w[spec label env flags].freeze
     COMMON_WORKLOAD_KEYS = %w[name params iterations warmup timeout_s gemfile sweeps builtin].freeze
 
@@ -59,6 +62,9 @@ module Rubyrig
         seed: optional(data, "seed", Integer, []) || Random.new_seed % 2**32,
         timeout_s: positive_number(data, "timeout_s", []) || Experiment::DEFAULT_TIMEOUT_S,
         cpus: cpus(data),
+        gvl: boolean(data, "gvl", []).nil? || data["gvl"],
+        trace: one_of(data, "trace", Experiment::TRACES),
+        profile: one_of(data, "profile", Experiment::PROFILERS),
         source: @source.path.to_s
       ).freeze
     end
@@ -239,6 +245,20 @@ module Rubyrig
       text = value.to_s
       fail_at(["cpus"], "must be a CPU list such as \"1\" or \"0-1\", got #{value.inspect}") unless text.match?(/\A\d+([,-]\d+)*\z/)
       text
+    end
+
+    def boolean(hash, key, at)
+      value = hash[key]
+      return nil if value.nil?
+      fail_at(at + [key], "must be true or false, got #{value.inspect}") unless value == true || value == false
+      value
+    end
+
+    def one_of(hash, key, choices)
+      value = hash[key]
+      return nil if value.nil?
+      fail_at([key], "must be one of #{choices.join(", ")}, got #{value.inspect}") unless choices.include?(value)
+      value
     end
 
     def check_keys(hash, allowed, at, what)

@@ -23,7 +23,7 @@ module Rubyrig
       {name: "latency_p999_s", unit: "s", higher_is_better: false, kind: :speed, label: "latency p99.9"},
       {name: "latency_max_s", unit: "s", higher_is_better: false, kind: :speed, label: "latency max"},
       {name: "error_count", unit: "", higher_is_better: false, kind: :resource, label: "errors"},
-      {name: "load_cpu_fraction", unit: "", higher_is_better: false, kind: :resource, label: "load generator CPU"},
+      {name: "load_cpu_fraction", unit: "fraction", higher_is_better: false, kind: :resource, label: "load generator CPU"},
       {name: "boot_s", unit: "s", higher_is_better: false, kind: :speed, label: "boot time"},
       # jobs workloads
       {name: "jobs_per_s", unit: "1/s", higher_is_better: true, kind: :speed, rate: true, label: "jobs/s"},
@@ -54,14 +54,14 @@ module Rubyrig
       {name: "yjit_code_region_bytes", unit: "B", higher_is_better: false, kind: :memory, label: "YJIT code region"},
       {name: "yjit_alloc_bytes", unit: "B", higher_is_better: false, kind: :memory, label: "YJIT allocations"},
       {name: "yjit_compile_time_s", unit: "s", higher_is_better: false, kind: :resource, label: "YJIT compile time"},
-      {name: "yjit_ratio_in_yjit", unit: "", higher_is_better: true, kind: :resource, label: "ratio in YJIT"},
+      {name: "yjit_ratio_in_yjit", unit: "fraction", higher_is_better: true, kind: :resource, label: "ratio in YJIT"},
       {name: "gvl_wait_s", unit: "s", higher_is_better: false, kind: :resource, label: "GVL wait"},
-      {name: "gvl_wait_fraction", unit: "", higher_is_better: false, kind: :resource, label: "GVL wait / wall"},
+      {name: "gvl_wait_fraction", unit: "fraction", higher_is_better: false, kind: :resource, label: "GVL wait / wall"},
       {name: "gvl_waiting_threads", unit: "", higher_is_better: false, kind: :resource, label: "threads waiting for GVL"}
     ].to_h { |attrs| [attrs[:name], Definition.new(rate: false, **attrs).freeze] }.freeze
 
     # Metrics that every table shows next to the workload's primary metric.
-    HEADLINE = %w[peak_rss_bytes cpu_user_s].freeze
+    HEADLINE = %w[peak_rss_bytes cpu_user_s gvl_wait_fraction].freeze
 
     module_function
 

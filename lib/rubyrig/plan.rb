@@ -1,10 +1,11 @@
 # Expands an experiment into cells and batches, in a seeded random interleaved order: each round runs
-# every cell once, shuffled, so that drift on the host spreads evenly over the runtimes.
+# every cell once, shuffled, so that drift on the host spreads evenly over the runtimes. A trace or a
+# profile adds one diagnostic batch per cell after the measured rounds; those are never in statistics.
 module Rubyrig
   class Plan
     # One measurement of a cell in fresh processes; the unit of statistics.
-    Batch = Struct.new(:id, :cell, :number, :round, keyword_init: true) do
-      def to_h = {id: id, cell: cell.index, number: number, round: round}
+    Batch = Struct.new(:id, :cell, :number, :round, :diagnostic, keyword_init: true) do
+      def to_h = {id: id, cell: cell.index, number: number, round: round, diagnostic: diagnostic}.compact
     end
 
     attr_reader :cells, :batches, :seed
@@ -24,6 +25,13 @@ module Rubyrig
           Batch.new(id: "c#{cell.index}-b#{round}", cell: cell, number: round, round: round).freeze
         end
       end
+      diagnostics = [experiment.trace && "trace", experiment.profile && "profile"].compact
+      diagnostics.each_with_index do |kind, i|
+        round = experiment.batches + i + 1
+        batches += cells.shuffle(random: rng).map do |cell|
+          Batch.new(id: "c#{cell.index}-#{kind}", cell: cell, number: 0, round: round, diagnostic: kind).freeze
+        end
+      end
       new(cells, batches, experiment.seed)
     end
 
@@ -33,7 +41,8 @@ module Rubyrig
         Cell.new(index: c["index"], runtime: c["runtime"], workload: c["workload"], params: c["params"]).freeze
       end
       batches = hash.fetch("order").map do |b|
-        Batch.new(id: b["id"], cell: cells.fetch(b["cell"]), number: b["number"], round: b["round"]).freeze
+        Batch.new(id: b["id"], cell: cells.fetch(b["cell"]), number: b["number"], round: b["round"],
+          diagnostic: b["diagnostic"]).freeze
       end
       new(cells, batches, hash["seed"])
     end
@@ -49,8 +58,6 @@ module Rubyrig
       done = trials.map(&:batch_id).to_h { |id| [id, true] }
       batches.reject { |b| done[b.id] }
     end
-
-    def batches_per_cell = batches.size / [cells.size, 1].max
 
     def to_h = {seed: seed, cells: cells.map(&:to_h), order: batches.map(&:to_h)}
   end

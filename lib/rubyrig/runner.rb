@@ -1,6 +1,8 @@
-# Executes a plan: resolves every runtime before the first batch, records the run's metadata, runs the
-# remaining batches in plan order through their drivers, and appends each trial the moment it ends.
+# Executes a plan: resolves every runtime and installs gem sets before the first batch, records the
+# run's metadata, runs the remaining batches in plan order through their drivers, and appends each
+# trial the moment it ends.
 require "time"
+require "fileutils"
 
 module Rubyrig
   class Runner
@@ -17,32 +19,35 @@ module Rubyrig
 
     # Starts a new run in dir and executes it.
     def start(dir, command_line:)
-      launches = resolve_launches
-      bundles = prepare_bundles(launches)
+      prepare
       plan = Plan.build(@experiment)
-      @store = Store.create(dir, initial_meta(plan, launches, bundles, command_line))
-      execute(plan, launches, bundles)
+      @store = Store.create(dir, initial_meta(plan, command_line))
+      execute(plan)
     end
 
     # Continues the run in an existing store.
     def resume(store)
       @store = store
-      launches = resolve_launches
-      bundles = prepare_bundles(launches)
-      meta = store.meta
-      plan = Plan.from_h(meta.fetch("plan"))
+      prepare
+      plan = Plan.from_h(store.meta.fetch("plan"))
       store.update_meta { |m| m.merge("resumed_at" => Array(m["resumed_at"]) + [Time.now.utc.iso8601]) }
-      execute(plan, launches, bundles)
+      execute(plan)
     end
 
     private
 
-    def execute(plan, launches, bundles)
+    def prepare
+      @launches = resolve_launches
+      @bundles = prepare_bundles
+      @diagnostics = prepare_diagnostics
+    end
+
+    def execute(plan)
       @store.lock!
       @store.repair!
       remaining = plan.remaining(@store.trials)
       @progress.start(total: plan.batches.size, done: plan.batches.size - remaining.size)
-      remaining.each { |batch| @store.append(run_batch(batch, launches, bundles)) }
+      remaining.each { |batch| @store.append(run_batch(batch)) }
       @store.update_meta { |m| m.merge("finished_at" => Time.now.utc.iso8601, "host_after" => host_after) }
       @progress.finish
       @store
@@ -54,38 +59,95 @@ module Rubyrig
       @store&.unlock
     end
 
-    def run_batch(batch, launches, bundles)
+    def run_batch(batch)
       workload = @experiment.workloads.find { |w| w.name == batch.cell.workload }
-      launch = launches.fetch(batch.cell.runtime)
-      bundle = bundles[[batch.cell.runtime, workload.gemfile]]
+      bundle = @bundles[[batch.cell.runtime, workload.gemfile]]
       @progress.batch_started(batch)
       started_at = Time.now.utc
       clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      result = measure(batch, workload, launch, bundle)
+      result = measure(batch, workload, bundle)
       duration_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - clock
+      facts = bundle ? result.facts.merge("lockfile_sha256" => bundle.lockfile_sha256) : result.facts
       trial = Trial.new(
         batch_id: batch.id, cell_key: batch.cell.key, runtime: batch.cell.runtime, workload: batch.cell.workload,
-        params: batch.cell.params, batch: batch.number, round: batch.round,
+        params: batch.cell.params, batch: batch.number, round: batch.round, diagnostic: batch.diagnostic,
         status: result.status, reason: result.reason,
         started_at: started_at.iso8601(3), finished_at: Time.now.utc.iso8601(3), duration_s: duration_s,
-        metrics: result.metrics, samples: result.samples,
-        facts: bundle ? result.facts.merge("lockfile_sha256" => bundle.lockfile_sha256) : result.facts,
+        metrics: result.metrics, samples: result.samples, facts: facts,
         artifacts: result.artifacts, warnings: result.warnings
       )
       @progress.batch_finished(batch, trial)
       trial
     end
 
-    def measure(batch, workload, launch, bundle)
+    def measure(batch, workload, bundle)
+      launch = @launches.fetch(batch.cell.runtime)
       return Drivers::Base::Result.failed(launch.blocker) if launch.blocker
+      artifacts_dir = @store.artifacts_dir(batch.id)
       context = Drivers::Context.new(
-        batch: batch, workload: workload, launch: launch,
-        artifacts_dir: @store.artifacts_dir(batch.id), cpus: @settings.cpus || @experiment.cpus,
-        timeout_s: workload.timeout_s || @experiment.timeout_s, bundle_env: bundle&.env
+        batch: batch, workload: workload, launch: launch, artifacts_dir: artifacts_dir,
+        cpus: @settings.cpus || @experiment.cpus, timeout_s: workload.timeout_s || @experiment.timeout_s,
+        bundle_env: bundle&.env, diagnostics: diagnostics_setup(batch, artifacts_dir)
       )
-      Drivers.fetch(workload.kind).new(context).run
+      result = Drivers.fetch(workload.kind).new(context).run
+      collect_diagnostics(batch, context, result)
     rescue Error => e # a batch that cannot even start (missing tool, bad port) fails alone; the run goes on
       Drivers::Base::Result.failed(e.message)
+    end
+
+    # GVL metrics in every batch of a runtime that supports them; a trace or a profile only in the
+    # cell's diagnostic batch of that kind.
+    def diagnostics_setup(batch, artifacts_dir)
+      diag = @diagnostics[batch.cell.runtime]
+      return nil unless diag
+      setup = {gem_dir: diag.dir, gvl: @experiment.gvl && diag.gvl?}
+      if batch.diagnostic == "trace" && diag.supports?("gvl-tracing")
+        setup[:trace_dir] = File.join(artifacts_dir, "trace").tap { |d| FileUtils.mkdir_p(d) }
+      elsif batch.diagnostic == "profile" && diag.supports?(@experiment.profile)
+        setup[:profiler] = @experiment.profile
+        setup[:profile_dir] = File.join(artifacts_dir, "profile").tap { |d| FileUtils.mkdir_p(d) }
+      end
+      return nil unless setup[:gvl] || setup[:trace_dir] || setup[:profiler]
+      Drivers::DiagnosticsSetup.new(**setup).freeze
+    end
+
+    # Turns a diagnostic batch's raw files into what the report needs: one trace file per process,
+    # or the profile's frame table in the trial's samples.
+    def collect_diagnostics(batch, context, result)
+      return result unless batch.diagnostic
+      setup = context.diagnostics
+      case batch.diagnostic
+      when "trace"
+        return with_warning(result, "no GVL trace: #{runtime_lacks("gvl-tracing", batch)}") unless setup&.trace_dir
+        files = GvlTrace.new(setup.trace_dir).merge(process_name: process_name(context.launch))
+        result.artifacts = result.artifacts + files
+      when "profile"
+        return with_warning(result, "no profile: #{runtime_lacks(@experiment.profile, batch)}") unless setup&.profiler
+        summary = ProfileSummary.collect(setup.profile_dir)
+        result.samples = result.samples.merge("profile" => summary) if summary
+        result.artifacts = result.artifacts + ["profile"]
+      end
+      result
+    end
+
+    def with_warning(result, text)
+      result.warnings = result.warnings + [text]
+      result
+    end
+
+    def runtime_lacks(gem, batch)
+      interpreter = @launches.fetch(batch.cell.runtime).interpreter
+      problem = @diagnostics[batch.cell.runtime]&.problem
+      problem || "#{gem} does not run on #{interpreter.engine} #{interpreter.version} (it needs CRuby 3.2 or later)"
+    end
+
+    # The runtime's full configuration, for the process names in a trace.
+    def process_name(launch)
+      parts = [launch.runtime.label, launch.interpreter.description]
+      parts << launch.ruby_flags.join(" ") unless launch.ruby_flags.empty?
+      env = launch.env.compact.map { |k, v| "#{k}=#{v}" }
+      parts << env.join(" ") unless env.empty?
+      parts.join(" · ")
     end
 
     def resolve_launches
@@ -99,17 +161,32 @@ module Rubyrig
 
     # Installs each runtime's gem set for each workload Gemfile before the first batch, so that
     # installation never lands inside a measurement and a failure stops the run at once.
-    def prepare_bundles(launches)
-      pairs = @experiment.workloads.filter_map(&:gemfile).uniq.product(launches.keys)
+    def prepare_bundles
+      pairs = @experiment.workloads.filter_map(&:gemfile).uniq.product(@launches.keys)
       pairs.to_h do |gemfile, label|
-        interpreter = launches.fetch(label).interpreter
+        interpreter = @launches.fetch(label).interpreter
         bundle = Runtimes::Bundle.new(cache_dir: @settings.cache_dir, interpreter: interpreter, gemfile: gemfile)
         @progress.note("Installing the gems of #{gemfile} for #{label}...") unless bundle.installed?
         [[label, gemfile], bundle.install!]
       end
     end
 
-    def initial_meta(plan, launches, bundles, command_line)
+    # Installs the diagnostics gems of each runtime that can use them. A failure only costs the
+    # diagnostics (reported as n/a with the reason), never the run.
+    def prepare_diagnostics
+      return {} unless @experiment.gvl || @experiment.trace || @experiment.profile
+      @launches.to_h do |label, launch|
+        diag = Runtimes::Diagnostics.new(cache_dir: @settings.cache_dir, interpreter: launch.interpreter)
+        next [label, nil] if diag.gems.empty?
+        unless diag.installed?
+          @progress.note("Installing #{diag.gems.join(", ")} for #{label} (diagnostics, once)...")
+          @progress.note("Warning: #{diag.problem}; GVL metrics, traces and profiles are n/a for #{label}") unless diag.install!
+        end
+        [label, diag.installed? ? diag : nil]
+      end
+    end
+
+    def initial_meta(plan, command_line)
       {
         "format_version" => RESULTS_FORMAT_VERSION,
         "rubyrig_version" => VERSION,
@@ -120,9 +197,12 @@ module Rubyrig
         "experiment_base_dir" => @experiment.workloads.first&.base_dir,
         "baseline" => @experiment.baseline,
         "plan" => plan.to_h,
-        "runtimes" => launches.transform_values { |l| launch_meta(l) },
-        "bundles" => bundles.map { |(label, gemfile), b| {"runtime" => label, "gemfile" => gemfile, "lockfile" => b.lockfile, "lockfile_sha256" => b.lockfile_sha256} },
+        "runtimes" => @launches.transform_values { |l| launch_meta(l) },
+        "bundles" => @bundles.map do |(label, gemfile), b|
+          {"runtime" => label, "gemfile" => gemfile, "lockfile" => b.lockfile, "lockfile_sha256" => b.lockfile_sha256}
+        end,
         "workloads" => @experiment.workloads.to_h { |w| [w.name, workload_meta(w)] },
+        "diagnostics" => {"gvl" => @experiment.gvl, "trace" => @experiment.trace, "profile" => @experiment.profile},
         "host" => Host.new.facts,
         "tools" => {"host_ruby" => RUBY_DESCRIPTION}
       }
@@ -134,19 +214,20 @@ module Rubyrig
     end
 
     def launch_meta(launch)
+      diag = @diagnostics[launch.runtime.label]
       {
         "spec" => launch.runtime.spec,
         "interpreter" => launch.interpreter.to_h.transform_keys(&:to_s),
         "ruby_flags" => launch.ruby_flags,
         "env" => launch.env.compact,
         "expect" => launch.expect,
-        "warnings" => launch.warnings
+        "warnings" => launch.warnings,
+        "diagnostics_gems" => diag ? diag.installed_gems : []
       }
     end
 
     def host_after
-      host = Host.new
-      {"load_average" => host.load_average}
+      {"load_average" => Host.new.load_average}
     end
   end
 end

@@ -4,6 +4,7 @@ module Rubyrig
     autoload :Bundle, "rubyrig/runtimes/bundle"
     autoload :Builder, "rubyrig/runtimes/builder"
     autoload :Catalog, "rubyrig/runtimes/catalog"
+    autoload :Diagnostics, "rubyrig/runtimes/diagnostics"
     autoload :Discovery, "rubyrig/runtimes/discovery"
     autoload :Fingerprint, "rubyrig/runtimes/fingerprint"
     autoload :Interpreter, "rubyrig/runtimes/interpreter"

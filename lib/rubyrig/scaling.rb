@@ -73,7 +73,7 @@ module Rubyrig
     def samples(cells, runtime, param, value, metric)
       cell = cells.find { |c| c.runtime == runtime && c.params[param] == value }
       return [] unless cell
-      @report.trials.select { |t| t.ok? && t.cell_key == cell.key && t.metrics[metric].is_a?(Numeric) }
+      @report.measured_trials.select { |t| t.ok? && t.cell_key == cell.key && t.metrics[metric].is_a?(Numeric) }
         .map { |t| t.metrics[metric].to_f }
     end
   end

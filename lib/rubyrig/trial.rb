@@ -1,7 +1,7 @@
 # The record of one executed batch: status, metrics, probe facts, samples and artifacts.
 module Rubyrig
   Trial = Struct.new(
-    :batch_id, :cell_key, :runtime, :workload, :params, :batch, :round,
+    :batch_id, :cell_key, :runtime, :workload, :params, :batch, :round, :diagnostic,
     :status, :reason, :started_at, :finished_at, :duration_s,
     :metrics, :facts, :samples, :artifacts, :warnings,
     keyword_init: true
@@ -18,6 +18,9 @@ module Rubyrig
     def ok? = OK_STATUSES.include?(status)
 
     def failed? = !ok?
+
+    # Measured batches count in statistics; trace and profile batches only supply artifacts.
+    def measured? = diagnostic.nil?
 
     def to_h = super.compact
   end

@@ -38,6 +38,13 @@ module Rubyrig
         rest
       end
 
+      # Options that load diagnostics into the measured processes; they fill `into` like a file would.
+      def diagnostics_options(opts, into)
+        opts.on("--no-gvl", "do not measure GVL wait (default: measured on CRuby 3.2+ with gvltools)") { into["gvl"] = false }
+        opts.on("--trace KIND", Experiment::TRACES, "record one extra batch per cell with a trace: gvl (Perfetto JSON; default: none)") { |t| into["trace"] = t }
+        opts.on("--profile NAME", Experiment::PROFILERS, "profile one extra batch per cell: stackprof or vernier (default: none)") { |p| into["profile"] = p }
+      end
+
       def export_options(opts)
         opts.on("--export-json FILE", "also write the report as JSON to FILE") { |f| @exports[:json] = f }
         opts.on("--export-csv FILE", "also write the report as CSV to FILE") { |f| @exports[:csv] = f }

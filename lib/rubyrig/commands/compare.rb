@@ -37,6 +37,7 @@ module Rubyrig
           opts.on("--timeout SECONDS", Float, "deadline per batch (default: #{Experiment::DEFAULT_TIMEOUT_S})") { |t| raw["timeout_s"] = t }
           opts.on("--name NAME", "name of the run (default: the workload's name)") { |n| raw["name"] = n }
           opts.on("--results DIR", "where the run is kept (default: ./rubyrig-results/<timestamp>-<name>)") { |d| dir = d }
+          diagnostics_options(opts, raw)
           export_options(opts)
         end
         rest = parse(parser)

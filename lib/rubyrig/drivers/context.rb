@@ -1,9 +1,22 @@
 # Everything a driver needs to measure one batch: the batch and its cell, the workload, how to launch
-# the runtime, where artifacts go, CPU pinning, the deadline and the gem set.
+# the runtime, where artifacts go, CPU pinning, the deadline, the gem set and the diagnostics to load.
 module Rubyrig
   module Drivers
+    # What to load into the measured processes: GVL metrics, a GVL trace, a profile (nil when off).
+    DiagnosticsSetup = Struct.new(:gem_dir, :gvl, :trace_dir, :profiler, :profile_dir, keyword_init: true) do
+      def env
+        {
+          "RUBYRIG_DIAG_GEM_DIR" => gem_dir,
+          "RUBYRIG_GVL" => gvl ? "1" : nil,
+          "RUBYRIG_TRACE_GVL_DIR" => trace_dir,
+          "RUBYRIG_PROFILE" => profiler,
+          "RUBYRIG_PROFILE_DIR" => profile_dir
+        }
+      end
+    end
+
     Context = Struct.new(:batch, :workload, :launch, :artifacts_dir, :cpus, :timeout_s, :bundle_env,
-      keyword_init: true) do
+      :diagnostics, keyword_init: true) do
       def cell = batch.cell
 
       def params = cell.params

@@ -10,6 +10,7 @@ module Rubyrig
     class ProcessRun
       PROBE = File.expand_path("../probe/probe.rb", __dir__)
       HARNESS = File.expand_path("../probe/harness.rb", __dir__)
+      DIAGNOSTICS = File.expand_path("../probe/diagnostics.rb", __dir__)
 
       # What came back: the exit, every probe report, the root process's report and the metrics.
       Outcome = Struct.new(:exit, :timed_out, :stopped, :probes, :root_probe, :metrics, :problems, :warnings,
@@ -50,9 +51,10 @@ module Rubyrig
       # processes report too), the interpreter first on PATH, and the cell's parameters.
       def env(ruby_flags_in_rubyopt: false)
         rubyopt = ["-r#{PROBE}"]
+        rubyopt << "-r#{DIAGNOSTICS}" if @context.diagnostics
         rubyopt.concat(@launch.ruby_flags) if ruby_flags_in_rubyopt
         rubyopt << @launch.runtime.env["RUBYOPT"] if @launch.runtime.env["RUBYOPT"]
-        @launch.env.merge(@context.bundle_env || {}).merge(
+        @launch.env.merge(@context.bundle_env || {}).merge(@context.diagnostics&.env || {}).merge(
           "RUBYOPT" => rubyopt.join(" "),
           "RUBYRIG_PROBE_DIR" => probe_dir,
           "RUBYRIG_PROBE_ENV_KEYS" => @launch.echoed_env_keys.join(","),
@@ -154,6 +156,7 @@ module Rubyrig
         end
         m.merge!(@snapshot) if @snapshot
         m.merge!(gc_metrics(probes))
+        m.merge!(gvl_metrics(probes))
         m.merge!(yjit_metrics(root))
         m.compact
       end
@@ -167,6 +170,19 @@ module Rubyrig
           "gc_minor_count" => sum.call("minor_count"),
           "gc_major_count" => sum.call("major_count"),
           "gc_time_s" => sum.call("time_ms")&./(1000.0)
+        }
+      end
+
+      # GVL wait summed over every thread of every process; so the fraction of wall time can exceed 1
+      # when several threads wait at once.
+      def gvl_metrics(probes)
+        gvls = probes.filter_map { |p| p["gvl"] }
+        return {} if gvls.empty?
+        wall_s = gvls.sum { |g| g["wall_s"].to_f }
+        {
+          "gvl_wait_s" => gvls.sum { |g| g["wait_s"].to_f },
+          "gvl_wait_fraction" => wall_s.positive? ? gvls.sum { |g| g["wait_s"].to_f } / wall_s : nil,
+          "gvl_waiting_threads" => (gvls.all? { |g| g["waiting_threads_mean"] }) ? gvls.sum { |g| g["waiting_threads_mean"] } : nil
         }
       end
 

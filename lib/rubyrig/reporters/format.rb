@@ -10,6 +10,7 @@ module Rubyrig
         when "s" then seconds(number)
         when "B" then bytes(number)
         when "1/s" then "#{significant(number)}/s"
+        when "fraction" then percent(number)
         else significant(number)
         end
       end

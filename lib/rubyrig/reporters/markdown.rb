@@ -22,6 +22,8 @@ module Rubyrig
         scaling.tables.each { |table| out.concat(scaling_table(table)) }
         memory = scaling.yjit_memory_rows
         out.concat(yjit_memory(memory)) unless memory.empty?
+        ProfileComparison.new(@report).groups.each { |group| out.concat(profiles(group)) }
+        out.concat(traces)
         unless @report.warnings.empty?
           out << "**Warnings**"
           out << ""
@@ -113,6 +115,44 @@ module Rubyrig
           lines << "| #{r.yjit_mem} MiB | #{[r.workload, Format.params(r.params)].reject(&:empty?).join(" ")} | " \
             "#{Format.value(r.speed, Metrics.fetch(r.metric).unit)} | #{Format.bytes(r.peak_rss_bytes)} | " \
             "#{Format.bytes(r.code_region_bytes)} | #{Format.bytes(r.yjit_alloc_bytes)} |"
+        end
+        lines << ""
+        lines
+      end
+
+      def profiles(group)
+        runtimes = group.profiles.keys
+        title = [group.workload, Format.params(group.params)].reject(&:empty?).join(", ")
+        lines = ["**Profiles** (#{group.profiles.values.first["profiler"]}): #{title}, top frames by self time", ""]
+        lines << "| # | #{runtimes.map { |r| "`#{r}`" }.join(" | ")} |"
+        lines << "|--:|#{"---|" * runtimes.size}"
+        depth = group.top.values.map(&:size).max.to_i
+        (0...depth).each do |i|
+          cells = runtimes.map do |r|
+            f = group.top[r][i]
+            f ? "#{Format.percent(f["self_share"])} `#{f["name"].gsub("|", "\\|")}`" : ""
+          end
+          lines << "| #{i + 1} | #{cells.join(" | ")} |"
+        end
+        lines << ""
+        group.growth.each do |runtime, frames|
+          next if frames.empty?
+          lines << "Frames whose share of samples (inclusive) grew most from `#{@report.baseline}` to `#{runtime}`:"
+          lines << ""
+          frames.each do |f|
+            lines << format("- `%s`: %.1f%% → %.1f%% (%+.1f points)", f["name"], f["baseline_share"] * 100, f["share"] * 100, f["delta"] * 100)
+          end
+          lines << ""
+        end
+        lines
+      end
+
+      def traces
+        trials = @report.diagnostic_trials("trace").select { |t| t.artifacts.to_a.any? { |a| a.start_with?("trace/") } }
+        return [] if trials.empty?
+        lines = ["**GVL traces**: open each file at https://ui.perfetto.dev (Open trace file)", ""]
+        trials.each do |t|
+          t.artifacts.select { |a| a.start_with?("trace/") }.each { |f| lines << "- #{t.cell_key}: `artifacts/#{t.batch_id}/#{f}`" }
         end
         lines << ""
         lines

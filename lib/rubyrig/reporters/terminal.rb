@@ -22,6 +22,9 @@ module Rubyrig
         scaling.tables.each { |table| lines.concat(scaling_table(table)) << "" }
         memory = scaling.yjit_memory_rows
         lines.concat(yjit_memory(memory)) << "" unless memory.empty?
+        ProfileComparison.new(@report).groups.each { |group| lines.concat(profiles(group)) << "" }
+        traces = trace_files
+        lines.concat(traces) << "" unless traces.empty?
         lines.concat(warnings)
         lines.join("\n") + "\n"
       end
@@ -49,10 +52,11 @@ module Rubyrig
           s = @report.summary(cell.key, metric)
           c = @report.comparison(cell.runtime, cell.workload, cell.params, metric)
           spread = s&.sd ? " ± #{Format.value(s.sd, unit)}" : ""
+          missing = (@report.summaries.any? { |x| x.cell_key == cell.key }) ? "n/a" : "no ok batches"
           [
             cell.runtime,
             "n=#{s&.n || 0}",
-            s ? "#{Format.value(s.median, unit)}#{spread}" : "no ok batches",
+            s ? "#{Format.value(s.median, unit)}#{spread}" : missing,
             s&.cv ? "CV #{Format.percent(s.cv)}" : "",
             comparison_text(cell, c),
             c ? "p=#{Format.p_value(c.p_adjusted)}" : "",
@@ -87,6 +91,41 @@ module Rubyrig
             Format.bytes(r.code_region_bytes), Format.bytes(r.yjit_alloc_bytes)]
         end
         [paint("YJIT memory against speed", :bold)] + align([header] + body).map { |line| "    #{line}".rstrip }
+      end
+
+      def profiles(group)
+        title = [group.workload, Format.params(group.params)].reject(&:empty?).join(" · ")
+        profiler = group.profiles.values.first["profiler"]
+        runtimes = group.profiles.keys
+        depth = group.top.values.map(&:size).max
+        rows = (0...depth).map do |i|
+          runtimes.map do |runtime|
+            frame = group.top[runtime][i]
+            frame ? "#{Format.percent(frame["self_share"]).rjust(6)} #{frame["name"][0, 40]}" : ""
+          end
+        end
+        out = [paint("Profiles (#{profiler}, top frames by self time) · #{title}", :bold)]
+        out.concat(align([runtimes] + rows).map { |line| "    #{line}".rstrip })
+        group.growth.each do |runtime, frames|
+          next if frames.empty?
+          out << "  grew most from #{@report.baseline} to #{runtime} (share of samples, inclusive):"
+          frames.each do |f|
+            out << format("    %+6.1f pp  %5.1f%% -> %5.1f%%  %s", f["delta"] * 100, f["baseline_share"] * 100, f["share"] * 100, f["name"])
+          end
+        end
+        out
+      end
+
+      def trace_files
+        trials = @report.diagnostic_trials("trace").reject { |t| t.artifacts.to_a.none? { |a| a.start_with?("trace/") } }
+        return [] if trials.empty?
+        out = [paint("GVL traces", :bold) + " (open each file at https://ui.perfetto.dev with \"Open trace file\")"]
+        trials.each do |t|
+          t.artifacts.select { |a| a.start_with?("trace/") }.each do |file|
+            out << "    #{t.cell_key}: artifacts/#{t.batch_id}/#{file}"
+          end
+        end
+        out
       end
 
       def comparison_text(cell, comparison)
