@@ -193,7 +193,8 @@ module Rubyrig
           "yjit_code_region_bytes" => stats["code_region_size"],
           "yjit_alloc_bytes" => stats["yjit_alloc_size"],
           "yjit_compile_time_s" => stats["compile_time_ns"]&./(1e9),
-          "yjit_ratio_in_yjit" => stats["ratio_in_yjit"]
+          # YJIT reports this ratio in percent.
+          "yjit_ratio_in_yjit" => stats["ratio_in_yjit"]&./(100.0)
         }
       end
 
