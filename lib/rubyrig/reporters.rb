@@ -1,13 +1,15 @@
-# Namespace for the renderers of an Analysis::Report: terminal, JSON, CSV and Markdown.
+# Namespace for the renderers of an Analysis::Report: terminal, JSON, CSV, Markdown and HTML.
 module Rubyrig
   module Reporters
     autoload :Csv, "rubyrig/reporters/csv"
     autoload :Format, "rubyrig/reporters/format"
+    autoload :Html, "rubyrig/reporters/html"
     autoload :Json, "rubyrig/reporters/json"
     autoload :Markdown, "rubyrig/reporters/markdown"
+    autoload :Svg, "rubyrig/reporters/svg"
     autoload :Terminal, "rubyrig/reporters/terminal"
 
-    EXPORTS = {json: :Json, csv: :Csv, markdown: :Markdown}.freeze
+    EXPORTS = {json: :Json, csv: :Csv, markdown: :Markdown, html: :Html}.freeze
 
     module_function
 

@@ -49,6 +49,7 @@ module Rubyrig
         opts.on("--export-json FILE", "also write the report as JSON to FILE") { |f| @exports[:json] = f }
         opts.on("--export-csv FILE", "also write the report as CSV to FILE") { |f| @exports[:csv] = f }
         opts.on("--export-markdown FILE", "also write a Markdown report for bug trackers to FILE") { |f| @exports[:markdown] = f }
+        opts.on("--export-html FILE", "also write the self-contained HTML report with charts to FILE") { |f| @exports[:html] = f }
       end
 
       def default_results_dir(name)
@@ -75,7 +76,7 @@ module Rubyrig
       def render(store)
         report = Analysis.new.analyze(meta: store.meta, trials: store.trials)
         out.print(Reporters::Terminal.new(report, color: @settings.color).render)
-        written = Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md")})
+        written = Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md"), html: store.path("report.html")})
         written += Reporters.export(report, @exports)
         out.puts("Results: #{store.dir} (#{(written.map { |p| File.basename(p) } + ["trials.jsonl"]).uniq.join(", ")})")
         failed = report.failed_trials.size
