@@ -18,7 +18,7 @@ module Rubyrig
           "run" => {
             "name" => meta["name"], "created_at" => meta["created_at"], "finished_at" => meta["finished_at"],
             "baseline" => meta["baseline"], "seed" => meta.dig("plan", "seed"), "host" => meta["host"],
-            "runtimes" => meta["runtimes"], "command_line" => meta["command_line"]
+            "runtimes" => meta["runtimes"], "workloads" => meta["workloads"], "command_line" => meta["command_line"]
           },
           "batches" => {"total" => @report.trials.size, "failed" => @report.failed_trials.size},
           "summaries" => @report.summaries.map { |s| stringify(s.to_h) },
