@@ -87,9 +87,10 @@ module Rubyrig
 
     def resolve_launches
       jemalloc = Runtimes::Jemalloc.locate
+      shim = Runtimes::Shim.new(root: File.join(@settings.cache_dir, "shims"))
       @experiment.runtimes.to_h do |runtime|
         interpreter = @catalog.resolve(runtime.base)
-        [runtime.label, Runtimes::Launch.compose(runtime, interpreter, jemalloc_path: jemalloc)]
+        [runtime.label, Runtimes::Launch.compose(runtime, interpreter, jemalloc_path: jemalloc, bin_dirs: shim.bin_dirs(interpreter))]
       end
     end
 

@@ -2,17 +2,18 @@
 # facts the probe must confirm, and warnings. This is where "+yjit" becomes "--yjit".
 module Rubyrig
   module Runtimes
-    Launch = Struct.new(:runtime, :interpreter, :ruby_flags, :env, :expect, :warnings, keyword_init: true)
+    Launch = Struct.new(:runtime, :interpreter, :ruby_flags, :env, :expect, :warnings, :bin_dirs, keyword_init: true)
 
     class Launch
       KNOWN_VARIANTS = %w[yjit yjit-mem yjit-stats jemalloc mn].freeze
       # Variables that would silently change the runtime if inherited from the user's shell.
       NEUTRALIZED_ENV = %w[RUBYOPT RUBY_YJIT_ENABLE RUBY_MN_THREADS LD_PRELOAD JRUBY_OPTS].freeze
 
-      def self.compose(runtime, interpreter, jemalloc_path:)
+      # bin_dirs: the directories to put first on PATH (Shim#bin_dirs), by default the interpreter's own.
+      def self.compose(runtime, interpreter, jemalloc_path:, bin_dirs: [interpreter.bin_dir])
         flags = []
         env = NEUTRALIZED_ENV.to_h { |k| [k, nil] }
-        expect = {}
+        expect = {"engine" => interpreter.engine, "engine_version" => interpreter.version}
         warnings = []
         unknown = runtime.variants.keys - KNOWN_VARIANTS
         unless unknown.empty?
@@ -52,7 +53,7 @@ module Rubyrig
         env.merge!(runtime.env)
         expect["env"] = (expect["env"] || {}).merge(runtime.env) unless runtime.env.empty?
         new(runtime: runtime, interpreter: interpreter, ruby_flags: (flags + runtime.flags).freeze,
-          env: env.freeze, expect: expect.freeze, warnings: warnings.freeze).freeze
+          env: env.freeze, expect: expect.freeze, warnings: warnings.freeze, bin_dirs: bin_dirs.freeze).freeze
       end
 
       def self.yjit_requested_elsewhere?(runtime)
@@ -62,6 +63,10 @@ module Rubyrig
       # Differences between what the probe saw in `facts` and what this launch asked for, as sentences.
       def contradictions(facts)
         problems = []
+        if facts["engine"] && [facts["engine"], facts["engine_version"]] != expect.values_at("engine", "engine_version")
+          problems << "a Ruby process ran #{facts["engine"]} #{facts["engine_version"]} instead of #{expect["engine"]} #{expect["engine_version"]}; " \
+            "start Ruby as `ruby` (found first on PATH), not by another path"
+        end
         if expect.key?("yjit_enabled") && facts["yjit_enabled"] != expect["yjit_enabled"]
           problems << (expect["yjit_enabled"] ? "YJIT was requested but is not enabled in the process" : "YJIT is enabled although the runtime does not ask for it")
         end
