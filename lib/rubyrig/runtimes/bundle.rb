@@ -81,8 +81,14 @@ module Rubyrig
           output[/Could not find gem '([^']+)'/, 1] ||
           output[/Could not find (\S+) in /, 1]
         what = gem ? "the gem #{gem}" : "the gem set"
-        last = output.lines.map(&:strip).reject(&:empty?).last.to_s[0, 200]
-        "runtime #{@interpreter.name} (#{@interpreter.version}) could not install #{what} from #{@gemfile}: #{last}; see #{log_path}"
+        "runtime #{@interpreter.name} (#{@interpreter.version}) could not install #{what} from #{@gemfile}: #{detail(output)}; see #{log_path}"
+      end
+
+      # Bundler's closing words without its progress lines, on one line (it wraps long messages).
+      def detail(output)
+        text = output.lines.map(&:strip).reject { |l| l.empty? || l.match?(/\A(Fetching|Resolving|Using|Installing|Bundle complete)\b/) }.join(" ")
+        text = text.chomp(".")
+        (text.size > 240) ? "...#{text[-240..].sub(/\A\S*\s/, "")}" : text
       end
     end
   end
