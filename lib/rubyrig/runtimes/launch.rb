@@ -21,6 +21,9 @@ module Rubyrig
         end
         yjit_variants = runtime.variants.keys & %w[yjit yjit-mem yjit-stats]
         unless yjit_variants.empty?
+          if interpreter.jruby?
+            raise RuntimeSpecError, "runtime '#{runtime.spec}': YJIT is CRuby's JIT; JRuby compiles to JVM bytecode on its own, so drop +#{yjit_variants.first}"
+          end
           unless interpreter.yjit
             raise RuntimeSpecError, "runtime '#{runtime.spec}': #{interpreter.name} (#{interpreter.description}) has no YJIT; build one with `rubyrig build VERSION` (needs rustc for 3.2+)"
           end

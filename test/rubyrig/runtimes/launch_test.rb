@@ -26,4 +26,9 @@ class LaunchTest < Minitest::Test
     refute l.expect.key?("yjit_enabled")
     assert_match(/M:N threads need CRuby 3\.3/, l.warnings.first)
   end
+
+  def test_yjit_on_jruby_is_refused_with_the_reason
+    error = assert_raises(Rubyrig::RuntimeSpecError) { launch("jruby+yjit", engine: "jruby", version: "9.3.9.0") }
+    assert_match(/YJIT is CRuby's JIT; JRuby compiles to JVM bytecode on its own, so drop \+yjit/, error.message)
+  end
 end
