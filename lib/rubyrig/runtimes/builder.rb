@@ -125,16 +125,16 @@ module Rubyrig
           deps.check!(deps.required(version: request.version, jemalloc: request.jemalloc, source_kind: source.kind,
             tarball: request.source))
           @progress.note("Building ruby #{request.version} into #{prefix(request.name)} from #{source.describe}")
-          @progress.note("Build log: #{log.path}")
+          @progress.note("Build log: #{log.path}") if index.zero?
           if source.is_a?(RubyBuild)
-            install_with_ruby_build(source, request, args)
+            install_with_ruby_build(source, request, args, File.join(work, "ruby-build"))
           else
             install_with_make(source, request, work, log, args)
           end
           return source
         rescue BuildError
           raise unless source.is_a?(RubyBuild) && source.download_failed? && sources[index + 1]
-          @progress.note("ruby-build could not download the source; trying #{sources[index + 1].kind} instead")
+          @progress.note("ruby-build could not download the source (offline?); falling back to the next source")
         end
       end
 
@@ -153,10 +153,11 @@ module Rubyrig
       end
 
       # ruby-build installs in place, so any failure or Ctrl-C removes the half-built prefix.
-      def install_with_ruby_build(source, request, args)
+      def install_with_ruby_build(source, request, args, work_dir)
         done = false
         FileUtils.rm_rf(prefix(request.name))
-        source.install(request.version, prefix(request.name), args.reject { |a| a.start_with?("--prefix=") }, jobs: jobs(request))
+        source.install(request.version, prefix(request.name), args.reject { |a| a.start_with?("--prefix=") },
+          jobs: jobs(request), work_dir: work_dir)
         done = true
       ensure
         FileUtils.rm_rf(prefix(request.name)) unless done

@@ -1,5 +1,7 @@
 # Builds CRuby with ruby-build when it is installed and knows the version, since that is what users
 # already trust; it downloads, configures, compiles and installs in one step.
+require "fileutils"
+
 module Rubyrig
   module Runtimes
     class RubyBuild
@@ -24,11 +26,13 @@ module Rubyrig
 
       def facts = {"kind" => kind, "executable" => executable}
 
-      # Installs into prefix; configure_args are the ones rubyrig adds (without --prefix).
-      def install(version, prefix, configure_args, jobs:)
+      # Installs into prefix; configure_args are the ones rubyrig adds (without --prefix). Its working
+      # tree goes into work_dir (TMPDIR), which rubyrig clears, instead of /tmp.
+      def install(version, prefix, configure_args, jobs:, work_dir:)
         @progress.phase("ruby-build", "#{version} #{prefix} (download, configure, make, install)")
+        FileUtils.mkdir_p(work_dir)
         @log.run([executable, "--verbose", version, prefix],
-          env: {"RUBY_CONFIGURE_OPTS" => configure_args.join(" "), "MAKE_OPTS" => "-j#{jobs}"})
+          env: {"RUBY_CONFIGURE_OPTS" => configure_args.join(" "), "MAKE_OPTS" => "-j#{jobs}", "TMPDIR" => work_dir})
       end
 
       # ruby-build could not fetch the source (offline): another source may still work.
