@@ -72,6 +72,19 @@ class BuildTest < Minitest::Test
     assert_equal "jemalloc", trial.dig("facts", "allocator")
   end
 
+  def test_missing_build_tools_are_listed_with_the_apt_command_before_anything_runs
+    name = "rubyrig-test-no-tools"
+    status, out, err = run_cli("build", "3.3.8", "--name", name, env: {"PATH" => File.join(tmpdir, "empty")})
+    assert_equal Rubyrig::CLI::EXIT_ERROR, status, out
+    assert_match(/\Arubyrig: error: missing build dependencies: gcc \(gcc: C compiler\), make \(make: runs the build\), /, err)
+    assert_match(/install them with: (sudo )?apt-get install -y gcc make dpkg-dev xz-utils$/, err)
+    assert_equal 1, err.lines.size, err
+    refute File.exist?(File.join(cache_dir, "rubies", name))
+  ensure
+    FileUtils.rm_rf(File.join(cache_dir, "builds", name))
+    FileUtils.rm_f(File.join(cache_dir, "builds", "#{name}.lock"))
+  end
+
   def test_ctrl_c_stops_the_build_and_installs_nothing
     name = "rubyrig-test-interrupted"
     work = File.join(cache_dir, "builds", name)
