@@ -85,6 +85,21 @@ class BuildTest < Minitest::Test
     FileUtils.rm_f(File.join(cache_dir, "builds", "#{name}.lock"))
   end
 
+  def test_a_source_tarball_without_the_bundled_gems_is_refused_before_configure
+    tarball = Dir.glob(File.join(cache_dir, "sources", "ruby3.3_3.3.8.orig.tar.xz")).first
+    skip "Debian's ruby3.3 orig tarball is not in the cache; run bin/setup-rubies" unless tarball
+    name = "rubyrig-test-tarball"
+    status, out, err = run_cli("build", "3.3.8", "--name", name, "--source", tarball)
+    assert_equal Rubyrig::CLI::EXIT_ERROR, status, out
+    assert_match(/from tarball #{Regexp.escape(tarball)}/, out + err)
+    assert_match(/lacks the bundled gem files \(gems\/\S+\.gem.*\), so `make install` would try to download them/, err)
+    refute_match(/configure:/, err)
+    refute File.exist?(File.join(cache_dir, "rubies", name))
+  ensure
+    FileUtils.rm_rf(File.join(cache_dir, "builds", name))
+    FileUtils.rm_f(File.join(cache_dir, "builds", "#{name}.lock"))
+  end
+
   def test_ctrl_c_stops_the_build_and_installs_nothing
     name = "rubyrig-test-interrupted"
     work = File.join(cache_dir, "builds", name)
