@@ -151,9 +151,10 @@ module Rubyrig
     end
 
     def resolve_launches
+      shim = Runtimes::Shim.new(root: File.join(@settings.cache_dir, "shims"))
       @experiment.runtimes.to_h do |runtime|
         interpreter = @catalog.resolve(runtime.base)
-        launch = Runtimes::Launch.compose(runtime, interpreter, jemalloc: @settings.jemalloc)
+        launch = Runtimes::Launch.compose(runtime, interpreter, jemalloc: @settings.jemalloc, bin_dirs: shim.bin_dirs(interpreter))
         @progress.note("Warning: #{launch.blocker}; its batches will fail") if launch.blocker
         [runtime.label, launch]
       end

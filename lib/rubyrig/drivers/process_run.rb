@@ -61,7 +61,7 @@ module Rubyrig
           "RUBYRIG_PARAMS" => @context.params_env,
           "RUBYRIG_ITERATIONS" => @context.workload.iterations&.to_s,
           "RUBYRIG_WARMUP" => @context.workload.warmup&.to_s,
-          "PATH" => [@launch.interpreter.bin_dir, ENV.fetch("PATH", "")].join(File::PATH_SEPARATOR)
+          "PATH" => [*@launch.bin_dirs, ENV.fetch("PATH", "")].join(File::PATH_SEPARATOR)
         )
       end
 

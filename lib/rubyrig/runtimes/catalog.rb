@@ -48,7 +48,8 @@ module Rubyrig
         matches = interpreters.select do |i|
           i.cruby? && (i.version == wanted || i.version.start_with?("#{wanted}."))
         end
-        matches.max_by { |i| [Gem::Version.new(i.version), (i.source == "rubyrig") ? 1 : 0] }
+        # A plain build named after its version beats a variant build of it (3.3.8 over 3.3.8-jemalloc).
+        matches.max_by { |i| [Gem::Version.new(i.version), (i.source == "rubyrig") ? 1 : 0, (i.name == i.version) ? 1 : 0] }
       end
 
       def not_found_message(base)

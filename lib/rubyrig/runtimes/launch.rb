@@ -2,7 +2,7 @@
 # facts the probe must confirm, and warnings. This is where "+yjit" becomes "--yjit".
 module Rubyrig
   module Runtimes
-    Launch = Struct.new(:runtime, :interpreter, :ruby_flags, :env, :expect, :warnings, :blocker,
+    Launch = Struct.new(:runtime, :interpreter, :ruby_flags, :env, :expect, :warnings, :blocker, :bin_dirs,
       keyword_init: true)
 
     class Launch
@@ -15,12 +15,14 @@ module Rubyrig
 
       # Raises for a spec that can never work (unknown variant, no YJIT). A variant that cannot hold on
       # this host right now (no libjemalloc) becomes the blocker: each batch of the runtime fails with it.
-      def self.compose(runtime, interpreter, jemalloc:)
+      # bin_dirs: the directories to put first on PATH (Shim#bin_dirs), by default the interpreter's own.
+      def self.compose(runtime, interpreter, jemalloc:, bin_dirs: [interpreter.bin_dir])
         unknown = runtime.variants.keys - KNOWN_VARIANTS
         unless unknown.empty?
           raise RuntimeSpecError, "unknown variant +#{unknown.first} in runtime '#{runtime.spec}': use one of #{KNOWN_VARIANTS.map { |v| "+#{v}" }.join(", ")}"
         end
-        parts = {flags: [], env: NEUTRALIZED_ENV.to_h { |k| [k, nil] }, expect: {}, warnings: [], blocker: nil}
+        expect = {"engine" => interpreter.engine, "engine_version" => interpreter.version}
+        parts = {flags: [], env: NEUTRALIZED_ENV.to_h { |k| [k, nil] }, expect: expect, warnings: [], blocker: nil}
         add_yjit(runtime, interpreter, parts)
         add_jemalloc(runtime, interpreter, jemalloc, parts) if runtime.variants.key?("jemalloc")
         add_mn(runtime, interpreter, parts) if runtime.variants.key?("mn")
@@ -28,13 +30,16 @@ module Rubyrig
         parts[:expect]["env"] = (parts[:expect]["env"] || {}).merge(runtime.env) unless runtime.env.empty?
         new(runtime: runtime, interpreter: interpreter, ruby_flags: (parts[:flags] + runtime.flags).freeze,
           env: parts[:env].freeze, expect: parts[:expect].freeze, warnings: parts[:warnings].freeze,
-          blocker: parts[:blocker]).freeze
+          blocker: parts[:blocker], bin_dirs: bin_dirs.freeze).freeze
       end
 
       def self.add_yjit(runtime, interpreter, parts)
         wanted = runtime.variants.keys & YJIT_VARIANTS
         parts[:expect]["yjit_enabled"] = !wanted.empty? || yjit_requested_elsewhere?(runtime) if interpreter.cruby?
         return if wanted.empty?
+        if interpreter.jruby?
+          raise RuntimeSpecError, "runtime '#{runtime.spec}': YJIT is CRuby's JIT; JRuby compiles to JVM bytecode on its own, so drop +#{wanted.first}"
+        end
         unless interpreter.yjit
           raise RuntimeSpecError, "runtime '#{runtime.spec}': #{interpreter.name} (#{interpreter.description}) has no YJIT; use a CRuby built with YJIT, e.g. `rubyrig build 3.3.8` (needs rustc)"
         end
@@ -73,6 +78,10 @@ module Rubyrig
       # Differences between what the probe saw in `facts` and what this launch asked for, as sentences.
       def contradictions(facts)
         problems = []
+        if facts["engine"] && [facts["engine"], facts["engine_version"]] != expect.values_at("engine", "engine_version")
+          problems << "a Ruby process ran #{facts["engine"]} #{facts["engine_version"]} instead of #{expect["engine"]} #{expect["engine_version"]}; " \
+            "start Ruby as `ruby` (found first on PATH), not by another path"
+        end
         if expect.key?("yjit_enabled") && facts["yjit_enabled"] != expect["yjit_enabled"]
           problems << (expect["yjit_enabled"] ? "YJIT was requested but is not enabled in the process" : "YJIT is enabled although the runtime does not ask for it")
         end

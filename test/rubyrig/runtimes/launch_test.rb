@@ -66,7 +66,7 @@ class LaunchTest < Minitest::Test
 
   def test_contradictions_compare_probe_facts_with_the_request
     launch = compose("3.3.8+yjit+jemalloc+mn")
-    good = {"yjit_enabled" => true, "allocator" => "jemalloc", "env" => {"RUBY_MN_THREADS" => "1"}}
+    good = {"engine" => "ruby", "engine_version" => "3.3.8", "yjit_enabled" => true, "allocator" => "jemalloc", "env" => {"RUBY_MN_THREADS" => "1"}}
     assert_empty launch.contradictions(good)
     bad = {"yjit_enabled" => false, "allocator" => "glibc", "env" => {"RUBY_MN_THREADS" => nil}}
     problems = launch.contradictions(bad)
@@ -84,5 +84,21 @@ class LaunchTest < Minitest::Test
     launch = compose("3.3.8", env: {"RUBY_GC_HEAP_GROWTH_FACTOR" => "1.1"})
     assert_equal "1.1", launch.env["RUBY_GC_HEAP_GROWTH_FACTOR"]
     assert_equal ["RUBY_GC_HEAP_GROWTH_FACTOR"], launch.echoed_env_keys
+  end
+
+  def test_a_process_of_another_ruby_contradicts_the_runtime
+    launch = compose("jruby", interpreter(version: "9.3.9.0", yjit: false, engine: "jruby"))
+    problems = launch.contradictions("engine" => "ruby", "engine_version" => "3.1.2", "yjit_enabled" => false)
+    assert_equal 1, problems.size
+    assert_match(/ran ruby 3\.1\.2 instead of jruby 9\.3\.9\.0/, problems.first)
+  end
+
+  def test_the_interpreter_directory_comes_first_on_path_by_default
+    assert_equal ["/rubies/3.3.8/bin"], compose("3.3.8").bin_dirs
+  end
+
+  def test_yjit_on_jruby_is_refused_with_the_reason
+    e = assert_raises(Rubyrig::RuntimeSpecError) { compose("jruby+yjit", interpreter(version: "9.3.9.0", yjit: false, engine: "jruby")) }
+    assert_match(/YJIT is CRuby's JIT; JRuby compiles to JVM bytecode on its own, so drop \+yjit/, e.message)
   end
 end

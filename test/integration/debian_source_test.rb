@@ -1,0 +1,51 @@
+require "test_helper"
+
+# Fetches Ruby's source from Debian the way a fresh machine would: apt gets a private state with no
+# sources at all, so rubyrig must add the deb-src entry itself (root) or say what to add (not root).
+class DebianSourceTest < Minitest::Test
+  include SlowTest
+
+  def apt_state
+    dir = tmpdir
+    %w[sources.list.d lists/partial cache].each { |d| FileUtils.mkdir_p(File.join(dir, d)) }
+    options = ["-o", "Dir::Etc::sourcelist=/dev/null", "-o", "Dir::Etc::sourceparts=#{dir}/sources.list.d",
+      "-o", "Dir::State::lists=#{dir}/lists", "-o", "Dir::Cache=#{dir}/cache"]
+    [dir, options]
+  end
+
+  def source(dir, options, root:, version: "3.1.2")
+    progress = Rubyrig::Runtimes::BuildProgress.new(io: @io = StringIO.new, tty: false)
+    log = Rubyrig::Runtimes::BuildLog.new(path: File.join(dir, "build.log"), progress: progress, env: {})
+    Rubyrig::Runtimes::DebianSource.new(version: version, cache_dir: dir, log: log, progress: progress,
+      root: root, sources_dir: File.join(dir, "sources.list.d"), apt_options: options)
+  end
+
+  def test_as_root_it_adds_the_deb_src_entry_updates_apt_and_unpacks_the_patched_source
+    skip "needs root" unless Process.euid.zero?
+    dir, options = apt_state
+    debian = source(dir, options, root: true)
+    unpacked = debian.unpack(File.join(dir, "src"))
+    entry = File.join(dir, "sources.list.d", "rubyrig-bookworm-src.sources")
+    assert File.file?(entry), "the deb-src entry was not written"
+    assert_match(/^Types: deb-src$/, File.read(entry))
+    assert_match(/^Suites: bookworm$/, File.read(entry))
+    assert_match(/Added a deb-src entry for Debian bookworm in #{Regexp.escape(entry)}/, @io.string)
+    assert_match(/apt-get update/, @io.string)
+    assert_match(/\A3\.1\.2-/, debian.debian_version)
+    assert File.file?(File.join(dir, "sources", "ruby3.1_#{debian.debian_version}.dsc"))
+    assert File.file?(File.join(unpacked, "configure")), "the unpacked source has no configure script"
+    gmake = File.read(File.join(unpacked, "defs", "gmake.mk"))
+    refute_match(/^update-gems: \|/, gmake, "Debian's no-download patch was not applied")
+    assert_equal "debian", debian.facts["kind"]
+  end
+
+  def test_without_root_it_names_the_entry_to_add
+    dir, options = apt_state
+    error = assert_raises(Rubyrig::BuildError) { source(dir, options, root: false, version: "3.3.8").fetch }
+    assert_match(/no deb-src entry for Debian trixie/, error.message)
+    assert_match(/Types: deb-src \| URIs: http\S+ \| Suites: trixie \| Components: main/, error.message)
+    assert_match(/rubyrig-trixie-src\.sources/, error.message)
+    refute_includes error.message, "\n"
+    refute File.exist?(File.join(dir, "sources.list.d", "rubyrig-trixie-src.sources"))
+  end
+end
