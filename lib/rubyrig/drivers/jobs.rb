@@ -254,7 +254,8 @@ module Rubyrig
         list
       end
 
-      def artifacts = %w[redis.log enqueue worker-1 report records control]
+      # What this batch left in its artifacts directory: logs, probe files, records, stubs, SQLite file.
+      def artifacts = Dir.children(@dir).sort
 
       def remaining_s = [@deadline - now, 0].max
 
