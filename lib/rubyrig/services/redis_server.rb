@@ -72,11 +72,10 @@ module Rubyrig
         end
       end
 
-      # Stops the server and removes its directory; safe to call twice.
+      # Stops the server and removes its directory (the pid file stays, as a record); safe to call twice.
       def stop
         stop_child
         FileUtils.rm_rf(@dir) if @dir
-        File.delete(@pid_path) if @pid_path && File.exist?(@pid_path)
         @dir = nil
       end
 
