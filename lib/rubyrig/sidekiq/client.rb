@@ -23,7 +23,7 @@ module RubyrigJobs
       args.each_slice(CHUNK) do |chunk|
         # The stamp is taken before the chunk is sent, so a job's queue wait includes its own push.
         item = {"class" => definition.job_class, "args" => chunk, "retry" => false,
-                "rubyrig_enqueued_at" => RubyrigJobs.monotonic}
+                "rubyrig_enqueued_ns" => RubyrigJobs.monotonic_ns}
         pushed += Sidekiq::Client.push_bulk(item).compact.size
       end
       finished_at = RubyrigJobs.monotonic

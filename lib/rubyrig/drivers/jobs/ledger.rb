@@ -1,7 +1,7 @@
 # Reads the job records the workers append (one tab-separated line per finished job: jid, enqueued at,
-# started, finished, status, all on the system-wide monotonic clock), incrementally while they run,
-# and turns them into the drain window, throughput, run-time and queue-wait distributions, and the
-# counts that reveal lost or duplicated jobs.
+# started, finished, status; times in integer nanoseconds of the system-wide monotonic clock) while
+# they run, and turns them into the drain window, throughput, run-time and queue-wait distributions,
+# and the counts that reveal lost or duplicated jobs.
 require "set"
 
 module Rubyrig
@@ -66,10 +66,15 @@ module Rubyrig
           end
         end
 
+        def seconds(ns)
+          value = ns && Integer(ns, 10, exception: false)
+          value && value / 1e9
+        end
+
         def add(line)
           jid, enqueued, started, finished, status = line.chomp.split("\t")
-          started = Float(started, exception: false)
-          finished = Float(finished, exception: false)
+          started = seconds(started)
+          finished = seconds(finished)
           unless jid && started && finished && status
             @malformed += 1
             return
@@ -80,7 +85,7 @@ module Rubyrig
           @first_started_at = started if @first_started_at.nil? || started < @first_started_at
           @last_finished_at = finished if @last_finished_at.nil? || finished > @last_finished_at
           @run_s << finished - started
-          enqueued_at = Float(enqueued, exception: false)
+          enqueued_at = seconds(enqueued)
           @wait_s << started - enqueued_at if enqueued_at
         end
       end

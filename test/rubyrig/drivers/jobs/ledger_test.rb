@@ -8,9 +8,12 @@ class LedgerTest < Minitest::Test
     @dir = tmpdir
   end
 
+  # Times given in seconds, written as the workers write them: integer nanoseconds.
   def line(jid, enqueued, started, finished, status = "ok")
-    [jid, enqueued, started, finished, status].join("\t") + "\n"
+    [jid, ns(enqueued), ns(started), ns(finished), status].join("\t") + "\n"
   end
+
+  def ns(seconds) = (seconds == "-") ? "-" : (seconds * 1e9).round
 
   def append(name, text)
     File.open(File.join(@dir, name), "a") { |f| f.write(text) }
@@ -30,9 +33,9 @@ class LedgerTest < Minitest::Test
 
   def test_reads_only_complete_lines_and_resumes_where_it_stopped
     ledger = Ledger.new(@dir)
-    append("jobs-1.tsv", line("a", 1, 2, 3) + "b\t1\t2")
+    append("jobs-1.tsv", line("a", 1, 2, 3) + "b\t#{ns(1)}\t#{ns(2)}")
     assert_equal 1, ledger.read.unique
-    append("jobs-1.tsv", "\t4\tok\n")
+    append("jobs-1.tsv", "\t#{ns(4)}\tok\n")
     assert_equal 2, ledger.read.unique
     assert_equal 2, ledger.read.processed
     assert_in_delta 2.0, ledger.drain_s, 1e-9
