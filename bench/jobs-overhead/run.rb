@@ -43,7 +43,7 @@ trials.each do |t|
   puts format("%-14s %5d %10.0f %10.4f %12.4f %8.4f", t["runtime"], t["batch"], m["jobs_per_s"], m["drain_s"], m["redis_drain_s"], ratio)
 end
 
-puts "\nRecorder cost per job (middleware + one journal write), in the target runtime"
+puts "\nRecorder cost per job (middleware + one buffered journal line), in the target runtime"
 runtimes.each do |label|
   launch = meta["runtimes"].find { |l, _| l == label || meta["runtimes"][l]["spec"] == label }&.last
   next unless launch && ratios.key?(label)
