@@ -161,7 +161,7 @@ module Rubyrig
         setup = @context.bundle_env ? ["-rbundler/setup"] : []
         outcome = process.run([launch.interpreter.path, *launch.ruby_flags, *setup, CLIENT, step],
           env: process.env.merge(target_env))
-        check_redis(step)
+        check_redis("during the #{step} step")
         raise BatchFailed, "#{step} step failed: #{outcome.failure_reason}" unless outcome.ok?
         outcome.root_probe&.dig("jobs_#{step}") || raise(BatchFailed, "the #{step} step reported nothing; see #{dir}")
       end
