@@ -79,11 +79,17 @@ module Rubyrig
 
       def run
         @deadline = now + @context.timeout_s
-        @redis = start_redis
-        @stubs = start_stubs if @options["stubs"]
+        # Each owner is assigned before it starts anything, so that the ensure below stops whatever ran.
+        @redis = redis_server
+        @redis.start
+        if @options["stubs"]
+          @stubs = Services::StubEndpoints.new(dir: File.join(@dir, "stubs"))
+          @stubs.start
+        end
         enqueue = enqueue_jobs
         @workers = Workers.new(@context, processes: param("processes"), concurrency: param("concurrency"),
-          env: target_env, control_dir: File.join(@dir, "control")).start
+          env: target_env, control_dir: File.join(@dir, "control"))
+        @workers.start
         boot_s = wait_for_boot
         ledger = drain
         drain_cpu_s = @workers.cpu_s - @cpu_at_gate
@@ -108,16 +114,12 @@ module Rubyrig
         @options["file"] || File.expand_path(@context.workload.target, @context.workload.base_dir)
       end
 
-      def start_redis
+      def redis_server
         redis = Services::RedisServer.new(log_path: File.join(@dir, "redis.log"), pid_path: File.join(@dir, "redis.pid"),
           transport: @options["redis"] || "unix")
         @facts["redis_version"] = redis.version
         @facts["redis_transport"] = redis.transport
-        redis.start
-      end
-
-      def start_stubs
-        Services::StubEndpoints.new(dir: File.join(@dir, "stubs")).start
+        redis
       end
 
       # What every Ruby process of the batch (enqueuer, workers, report) needs besides its ProcessRun env.
