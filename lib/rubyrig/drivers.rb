@@ -4,12 +4,13 @@ module Rubyrig
     autoload :Base, "rubyrig/drivers/base"
     autoload :Command, "rubyrig/drivers/command"
     autoload :Context, "rubyrig/drivers/context"
+    autoload :Jobs, "rubyrig/drivers/jobs"
     autoload :ProcessRun, "rubyrig/drivers/process_run"
     autoload :Script, "rubyrig/drivers/script"
 
     # kind => class name; experiment key => kind.
-    KINDS = {"script" => :Script, "command" => :Command}.freeze
-    SELECTORS = {"script" => "script", "command" => "command"}.freeze
+    KINDS = {"script" => :Script, "command" => :Command, "jobs" => :Jobs}.freeze
+    SELECTORS = {"script" => "script", "command" => "command", "jobs" => "jobs"}.freeze
 
     module_function
 

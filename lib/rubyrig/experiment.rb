@@ -181,7 +181,7 @@ module Rubyrig
 
     def load_target(key, value, at)
       case key
-      when "script"
+      when "script", "jobs"
         fail_at(at, "must be the path of a Ruby file") unless value.is_a?(String)
         path = File.expand_path(value, @base_dir)
         fail_at(at, "file #{value} does not exist; give the path of a Ruby file") unless File.file?(path)
@@ -200,7 +200,7 @@ module Rubyrig
 
     def default_workload_name(kind, target)
       case kind
-      when "script" then File.basename(target)
+      when "script", "jobs" then File.basename(target)
       when "command" then target.join(" ")[0, 60]
       else target.to_s
       end

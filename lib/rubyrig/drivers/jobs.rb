@@ -1,0 +1,267 @@
+# Drains a Sidekiq queue on a private Redis, one batch at a time: starts a fresh redis-server (and stub
+# endpoints when the workload wants them), enqueues every job from a process of the target runtime
+# (timed alone), boots the workers behind a gate (boot timed alone), opens the gate and waits for the
+# workers' per-job records to account for every job, then stops everything. Throughput comes from the
+# first job start to the last job finish in those records, never from the queue length.
+require "fileutils"
+require_relative "../services/redis_server"
+require_relative "../services/stub_endpoints"
+
+module Rubyrig
+  module Drivers
+    class Jobs < Base
+      require_relative "jobs/ledger"
+      require_relative "jobs/workers"
+
+      CLIENT = File.expand_path("../sidekiq/client.rb", __dir__)
+      DEFAULTS = {"jobs" => 1000, "processes" => 1, "concurrency" => 10}.freeze
+      LOG_LEVELS = %w[debug info warn error].freeze
+      POLL_S = 0.02
+      SHORT_DRAIN_S = 1.0
+
+      # Raised inside a batch to fail it with a reason; the run goes on.
+      class BatchFailed < Error; end
+
+      def self.option_keys = %w[database stubs log_level redis]
+
+      def self.load_options(entry, builtin, fail)
+        if builtin.nil? && !entry.key?("gemfile")
+          fail.call([], "needs `gemfile:` with sidekiq in it, e.g. gemfile: Gemfile containing gem \"sidekiq\"")
+        end
+        options = (builtin&.options || {}).merge(entry.slice(*option_keys))
+        check_database(options["database"], fail)
+        unless [nil, true, false].include?(options["stubs"])
+          fail.call(["stubs"], "must be true or false")
+        end
+        unless options["log_level"].nil? || LOG_LEVELS.include?(options["log_level"])
+          fail.call(["log_level"], "must be one of #{LOG_LEVELS.join(", ")}")
+        end
+        unless options["redis"].nil? || Services::RedisServer::TRANSPORTS.include?(options["redis"])
+          fail.call(["redis"], "must be one of #{Services::RedisServer::TRANSPORTS.join(", ")}")
+        end
+        check_params(entry["params"], fail)
+        options["file"] = builtin.path if builtin
+        options
+      end
+
+      def self.check_database(url, fail)
+        return if url.nil? || url == "sqlite" || url.to_s.match?(%r{\Apostgres(ql)?://})
+        fail.call(["database"], "must be sqlite or a postgres://user@host/db URL, got #{url.inspect}")
+      end
+
+      def self.check_params(params, fail)
+        return unless params.is_a?(Hash)
+        DEFAULTS.each_key do |key|
+          next unless params.key?(key)
+          values = Array(params[key])
+          unless values.all? { |v| v.is_a?(Integer) && v.positive? }
+            fail.call(["params", key], "must be a positive integer or a list of them, e.g. #{key}: [1000, 10000]")
+          end
+        end
+      end
+
+      def self.primary_metric(_workload) = "jobs_per_s"
+
+      # p50, p90 and p99 of a list of durations, as NAME_pNN_s metrics.
+      def self.percentile_metrics(name, values)
+        return {} if values.empty?
+        sorted = values.sort
+        [50, 90, 99].to_h { |pct| ["#{name}_p#{pct}_s", Stats.percentile(sorted, pct)] }
+      end
+
+      def initialize(context)
+        @context = context
+        @options = context.workload.options
+        @dir = context.artifacts_dir
+        @facts = {}
+        @warnings = []
+      end
+
+      def run
+        @deadline = now + @context.timeout_s
+        # Each owner is assigned before it starts anything, so that the ensure below stops whatever ran.
+        @redis = redis_server
+        @redis.start
+        if @options["stubs"]
+          @stubs = Services::StubEndpoints.new(dir: File.join(@dir, "stubs"))
+          @stubs.start
+        end
+        enqueue = enqueue_jobs
+        @workers = Workers.new(@context, processes: param("processes"), concurrency: param("concurrency"),
+          env: target_env, control_dir: File.join(@dir, "control"))
+        @workers.start
+        boot_s = wait_for_boot
+        ledger = drain
+        drain_cpu_s = @workers.cpu_s - @cpu_at_gate
+        @workers.snapshot
+        outcomes = @workers.stop
+        ledger.read
+        report = run_client("report")
+        result(enqueue, boot_s, ledger, drain_cpu_s, outcomes, report)
+      rescue BatchFailed, Services::RedisServer::Failure, Services::StubEndpoints::Failure => e
+        Base::Result.failed(e.message, facts: @facts, warnings: @warnings, artifacts: artifacts)
+      ensure
+        @workers&.abort
+        @stubs&.stop
+        @redis&.stop
+      end
+
+      private
+
+      def param(name) = Integer(@context.params.fetch(name, DEFAULTS.fetch(name)))
+
+      def jobs_file
+        @options["file"] || File.expand_path(@context.workload.target, @context.workload.base_dir)
+      end
+
+      def redis_server
+        redis = Services::RedisServer.new(log_path: File.join(@dir, "redis.log"), pid_path: File.join(@dir, "redis.pid"),
+          transport: @options["redis"] || "unix")
+        @facts["redis_version"] = redis.version
+        @facts["redis_transport"] = redis.transport
+        redis
+      end
+
+      # What every Ruby process of the batch (enqueuer, workers, report) needs besides its ProcessRun env.
+      def target_env
+        env = {
+          "REDIS_URL" => @redis.url,
+          "RUBYRIG_JOBS_FILE" => jobs_file,
+          "RUBYRIG_JOBS_COUNT" => param("jobs").to_s,
+          "RUBYRIG_JOBS_DIR" => @dir,
+          "RUBYRIG_BATCH_ID" => @context.batch.id.to_s,
+          "RUBYRIG_SIDEKIQ_LOG_LEVEL" => @options["log_level"] || "warn",
+          "RUBYRIG_GATE_TIMEOUT_S" => remaining_s.to_s,
+          "RUBYRIG_DATABASE_URL" => database_url
+        }
+        FileUtils.mkdir_p(File.join(@dir, "records"))
+        env.merge!(@stubs.env) if @stubs
+        env.compact
+      end
+
+      def database_url
+        url = @options["database"]
+        (url == "sqlite") ? "sqlite3:#{File.join(@dir, "jobs.sqlite3")}" : url
+      end
+
+      def enqueue_jobs
+        data = run_client("enqueue")
+        count = param("jobs")
+        unless data["count"] == count
+          raise BatchFailed, "the enqueuer pushed #{data["count"]} of #{count} jobs"
+        end
+        @facts["sidekiq_version"] = data["sidekiq_version"]
+        data.merge("duration_s" => data["finished_at"] - data["started_at"])
+      end
+
+      # Runs client.rb STEP under the target runtime and returns what it recorded.
+      def run_client(step)
+        dir = File.join(@dir, step)
+        FileUtils.mkdir_p(dir)
+        process = ProcessRun.new(Context.new(**@context.to_h, artifacts_dir: dir, timeout_s: remaining_s))
+        launch = @context.launch
+        setup = @context.bundle_env ? ["-rbundler/setup"] : []
+        outcome = process.run([launch.interpreter.path, *launch.ruby_flags, *setup, CLIENT, step],
+          env: process.env.merge(target_env))
+        check_redis("during the #{step} step")
+        raise BatchFailed, "#{step} step failed: #{outcome.failure_reason}" unless outcome.ok?
+        outcome.root_probe&.dig("jobs_#{step}") || raise(BatchFailed, "the #{step} step reported nothing; see #{dir}")
+      end
+
+      def wait_for_boot
+        until @workers.all_ready?
+          watch("while the workers booted")
+          sleep POLL_S
+        end
+        @workers.boot_s
+      end
+
+      # Opens the gate and reads the records until every job is accounted for.
+      def drain
+        count = param("jobs")
+        ledger = Ledger.new(File.join(@dir, "records"))
+        @cpu_at_gate = @workers.cpu_s
+        @gate_at = @workers.open_gate
+        while ledger.read.unique < count
+          watch("during the drain; #{ledger.unique} of #{count} jobs had finished")
+          sleep POLL_S
+        end
+        ledger
+      end
+
+      def watch(phase)
+        check_redis(phase)
+        number, run = @workers.exited
+        if run
+          exit = run.child.wait
+          raise BatchFailed, "sidekiq worker #{number} #{exit.describe} #{phase}; see #{File.join(@dir, "worker-#{number}", "stderr.log")}"
+        end
+        raise BatchFailed, "timed out #{phase}; raise timeout_s or lower jobs" if remaining_s <= 0
+      end
+
+      def check_redis(phase)
+        return if @redis.alive?
+        raise BatchFailed, "redis-server died #{phase} (#{@redis.exit_description}); see #{File.join(@dir, "redis.log")}"
+      end
+
+      def result(enqueue, boot_s, ledger, drain_cpu_s, outcomes, report)
+        count = param("jobs")
+        metrics = Workers.metrics(outcomes).merge(ledger.metrics).merge(
+          "enqueued_count" => enqueue["count"],
+          "enqueue_s" => enqueue["duration_s"],
+          "enqueue_per_s" => enqueue["count"] / enqueue["duration_s"],
+          "boot_s" => boot_s,
+          "drain_cpu_s" => drain_cpu_s
+        )
+        workload = report["workload"] || {}
+        metrics.merge!(workload["metrics"] || {})
+        (workload["distributions"] || {}).each { |name, values| metrics.merge!(self.class.percentile_metrics(name, values)) }
+        @facts.merge!(outcomes.first.facts)
+        @facts["start_lag_s"] = ledger.first_started_at - @gate_at if ledger.first_started_at
+        @facts["sidekiq_processed"] = report["sidekiq_processed"]
+        @warnings.concat(outcomes.flat_map(&:warnings).uniq)
+        problems = outcomes.flat_map(&:problems).uniq + Array(workload["problems"]) + ledger_problems(ledger, count)
+        @warnings.concat(warnings(ledger, report, count))
+        status = if problems.any? || !outcomes.all?(&:ok?)
+          "failed"
+        elsif ledger.error_count.positive?
+          "ok_with_errors"
+        else
+          "ok"
+        end
+        reason = problems.first || outcomes.reject(&:ok?).map(&:failure_reason).first
+        reason = "#{ledger.error_count} jobs raised: #{ledger.errors.keys.first(3).join(", ")}" if status == "ok_with_errors"
+        Base::Result.new(status: status, reason: reason, metrics: metrics.compact, facts: @facts, samples: {},
+          artifacts: artifacts, warnings: @warnings.uniq)
+      end
+
+      def ledger_problems(ledger, count)
+        problems = []
+        problems << "#{ledger.duplicates} jobs ran more than once" if ledger.duplicates.positive?
+        if ledger.processed != count
+          problems << "#{ledger.processed} jobs were processed but #{count} were enqueued"
+        end
+        problems << "#{ledger.malformed} job records were unreadable" if ledger.malformed.positive?
+        problems
+      end
+
+      def warnings(ledger, report, count)
+        list = []
+        if ledger.drain_s && ledger.drain_s < SHORT_DRAIN_S
+          list << "the drain lasted only #{ledger.drain_s.round(3)} s; raise jobs so that start and stop effects stay small"
+        end
+        if report["sidekiq_processed"] && report["sidekiq_processed"] != count
+          list << "Sidekiq's own processed counter says #{report["sidekiq_processed"]}, rubyrig's records #{ledger.processed}"
+        end
+        list
+      end
+
+      # What this batch left in its artifacts directory: logs, probe files, records, stubs, SQLite file.
+      def artifacts = Dir.children(@dir).sort
+
+      def remaining_s = [@deadline - now, 0].max
+
+      def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    end
+  end
+end

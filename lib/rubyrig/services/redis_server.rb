@@ -1,0 +1,150 @@
+# A private redis-server for one batch: Debian's redis-server on a unix socket in a 0700 directory (or
+# on 127.0.0.1 at a free port), without persistence, checked with PING, and always stopped by its owner.
+require "socket"
+require "tmpdir"
+require "fileutils"
+require_relative "../child"
+
+module Rubyrig
+  module Services
+    class RedisServer
+      EXECUTABLE = "redis-server"
+      TRANSPORTS = %w[unix tcp].freeze
+      INSTALL_HINT = "install it with `apt-get install redis-server` (or put redis-server on PATH)"
+
+      # Raised when redis-server cannot be found, started or reached.
+      class Failure < Error; end
+
+      attr_reader :transport, :port, :socket_path, :log_path
+
+      # log_path: where its output goes; pid_path: where its pid is written for whoever needs to find it.
+      def initialize(log_path:, pid_path: nil, transport: "unix", executable: EXECUTABLE, ready_timeout_s: 10)
+        unless TRANSPORTS.include?(transport)
+          raise ArgumentError, "transport must be one of #{TRANSPORTS.join(", ")}, got #{transport.inspect}"
+        end
+        @log_path = log_path
+        @pid_path = pid_path
+        @transport = transport
+        @executable = executable
+        @ready_timeout_s = ready_timeout_s
+      end
+
+      # The version of the installed redis-server, e.g. "7.0.15".
+      def version
+        @version ||= begin
+          out, _err, exit = Child.capture([@executable, "--version"], timeout_s: 10)
+          raise Failure, "#{@executable} --version failed (#{exit.describe}); #{INSTALL_HINT}" unless exit.success?
+          out[/\bv=(\S+)/, 1] || raise(Failure, "cannot read the version of #{@executable} from #{out.strip.inspect}")
+        end
+      rescue ToolMissing
+        raise Failure, "redis-server is not installed; #{INSTALL_HINT}"
+      end
+
+      # Starts it and waits until it answers PING; a TCP port taken in the meantime gets a retry.
+      def start
+        version
+        @dir = Dir.mktmpdir("rubyrig-redis-")
+        attempts = (@transport == "tcp") ? 3 : 1
+        attempts.times do |i|
+          spawn
+          return self if ready?
+          stop_child
+          raise Failure, "redis-server did not start: #{log_tail}" if i == attempts - 1
+        end
+      end
+
+      def url
+        (@transport == "unix") ? "unix://#{@socket_path}" : "redis://127.0.0.1:#{@port}/0"
+      end
+
+      def pid = @child&.pid
+
+      def alive? = !!@child&.alive?
+
+      # How the server ended, for a failure reason ("killed by SIGKILL").
+      def exit_description = @child&.wait(timeout_s: 0)&.describe || "still running"
+
+      # Sends one command and returns the reply (String, Integer, Array, nil or an error String).
+      def call(*args)
+        with_connection do |io|
+          io.write("*#{args.size}\r\n" + args.map { |a| "$#{a.to_s.bytesize}\r\n#{a}\r\n" }.join)
+          read_reply(io)
+        end
+      end
+
+      # Stops the server and removes its directory (the pid file stays, as a record); safe to call twice.
+      def stop
+        stop_child
+        FileUtils.rm_rf(@dir) if @dir
+        @dir = nil
+      end
+
+      private
+
+      def spawn
+        argv = [@executable, "--save", "", "--appendonly", "no", "--dir", @dir, "--daemonize", "no",
+          "--logfile", "", "--databases", "1"]
+        if @transport == "unix"
+          @socket_path = File.join(@dir, "redis.sock")
+          argv += ["--port", "0", "--unixsocket", @socket_path, "--unixsocketperm", "700"]
+        else
+          @port = free_port
+          argv += ["--bind", "127.0.0.1", "--port", @port.to_s, "--protected-mode", "yes"]
+        end
+        @child = Child.spawn(argv, out: @log_path, err: [:child, :out])
+        File.write(@pid_path, @child.pid.to_s) if @pid_path
+      end
+
+      def free_port
+        server = TCPServer.new("127.0.0.1", 0)
+        server.addr[1]
+      ensure
+        server&.close
+      end
+
+      def ready?
+        deadline = now + @ready_timeout_s
+        while now < deadline
+          return false unless @child.alive?
+          begin
+            return true if call("PING") == "PONG"
+          rescue SystemCallError, IOError # not listening yet
+            nil
+          end
+          sleep 0.01
+        end
+        false
+      end
+
+      def with_connection
+        io = (@transport == "unix") ? UNIXSocket.new(@socket_path) : Socket.tcp("127.0.0.1", @port, connect_timeout: 1)
+        yield io
+      ensure
+        io&.close
+      end
+
+      def read_reply(io)
+        line = io.gets("\r\n") or raise IOError, "redis-server closed the connection"
+        body = line.chomp("\r\n")[1..]
+        case line[0]
+        when "+", "-" then body
+        when ":" then Integer(body)
+        when "$" then (body == "-1") ? nil : io.read(Integer(body) + 2).chomp("\r\n")
+        when "*" then (body == "-1") ? nil : Array.new(Integer(body)) { read_reply(io) }
+        else raise IOError, "unexpected reply from redis-server: #{line.inspect}"
+        end
+      end
+
+      def stop_child
+        @child&.stop(grace_s: 5.0)
+      end
+
+      def log_tail
+        return "no output" unless File.exist?(@log_path)
+        File.readlines(@log_path).map(&:strip).reject(&:empty?).last(2).join(" | ")[0, 300]
+      end
+
+      def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    end
+  end
+end

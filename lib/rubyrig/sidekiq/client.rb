@@ -1,0 +1,49 @@
+# Runs INSIDE the target runtime as `ruby client.rb enqueue|report`. enqueue: the jobs file's setup,
+# then every job pushed with Sidekiq::Client.push_bulk in chunks, timed on the monotonic clock (the
+# pushes only: building the arguments and connecting come first). report: after the drain, Sidekiq's
+# own counters and the jobs file's report hook. Results go to rubyrig through the probe's record.
+# Old syntax, standard library and Sidekiq only.
+require File.expand_path("support", File.dirname(__FILE__))
+require "sidekiq"
+require "sidekiq/api"
+
+module RubyrigJobs
+  module Client
+    CHUNK = 1000
+
+    module_function
+
+    def enqueue(definition)
+      definition.setup&.call
+      count = RubyrigJobs.job_count
+      args = Array.new(count) { |i| definition.args.call(i) }
+      Sidekiq.redis { |conn| conn.call("PING") }
+      pushed = 0
+      started_at = RubyrigJobs.monotonic
+      args.each_slice(CHUNK) do |chunk|
+        # The stamp is taken before the chunk is sent, so a job's queue wait includes its own push.
+        item = {"class" => definition.job_class, "args" => chunk, "retry" => false,
+                "rubyrig_enqueued_ns" => RubyrigJobs.monotonic_ns}
+        pushed += Sidekiq::Client.push_bulk(item).compact.size
+      end
+      finished_at = RubyrigJobs.monotonic
+      {"count" => pushed, "started_at" => started_at, "finished_at" => finished_at,
+       "sidekiq_version" => Sidekiq::VERSION}
+    end
+
+    def report(definition)
+      stats = Sidekiq::Stats.new
+      result = {"sidekiq_processed" => stats.processed, "sidekiq_failed" => stats.failed,
+                "queue_size" => stats.enqueued}
+      result["workload"] = definition.report.call if definition.report
+      result
+    end
+  end
+end
+
+definition = RubyrigJobs.load_definition
+case ARGV[0]
+when "enqueue" then RubyrigProbe.record("jobs_enqueue", RubyrigJobs::Client.enqueue(definition))
+when "report" then RubyrigProbe.record("jobs_report", RubyrigJobs::Client.report(definition))
+else raise ArgumentError, "usage: client.rb enqueue|report"
+end

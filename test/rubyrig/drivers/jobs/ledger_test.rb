@@ -1,0 +1,61 @@
+# Tests the reading of job records: incremental reads, partial lines, duplicates, errors and metrics.
+require "test_helper"
+
+class LedgerTest < Minitest::Test
+  Ledger = Rubyrig::Drivers::Jobs::Ledger
+
+  def setup
+    @dir = tmpdir
+  end
+
+  # Times given in seconds, written as the workers write them: integer nanoseconds.
+  def line(jid, enqueued, started, finished, status = "ok")
+    [jid, ns(enqueued), ns(started), ns(finished), status].join("\t") + "\n"
+  end
+
+  def ns(seconds) = (seconds == "-") ? "-" : (seconds * 1e9).round
+
+  def append(name, text)
+    File.open(File.join(@dir, name), "a") { |f| f.write(text) }
+  end
+
+  def test_drain_window_runs_from_the_first_start_to_the_last_finish_across_files
+    append("jobs-1.tsv", line("a", 1.0, 10.0, 10.5) + line("b", 1.0, 10.2, 11.0))
+    append("jobs-2.tsv", line("c", 2.0, 10.1, 12.0))
+    m = Ledger.new(@dir).read.metrics
+    assert_in_delta 2.0, m["drain_s"], 1e-9
+    assert_in_delta 1.5, m["jobs_per_s"], 1e-9
+    assert_equal 3, m["processed_count"]
+    assert_in_delta 0.8, m["job_run_p50_s"], 1e-9
+    assert_in_delta 9.0, m["queue_wait_p50_s"], 1e-9
+    assert m["queue_wait_p99_s"] <= 9.2 + 1e-9
+  end
+
+  def test_reads_only_complete_lines_and_resumes_where_it_stopped
+    ledger = Ledger.new(@dir)
+    append("jobs-1.tsv", line("a", 1, 2, 3) + "b\t#{ns(1)}\t#{ns(2)}")
+    assert_equal 1, ledger.read.unique
+    append("jobs-1.tsv", "\t#{ns(4)}\tok\n")
+    assert_equal 2, ledger.read.unique
+    assert_equal 2, ledger.read.processed
+    assert_in_delta 2.0, ledger.drain_s, 1e-9
+  end
+
+  def test_counts_duplicates_errors_and_unreadable_lines
+    append("jobs-1.tsv", line("a", 1, 2, 3) + line("a", 1, 4, 5) + line("b", "-", 2, 3, "RuntimeError") + "garbage\n")
+    ledger = Ledger.new(@dir).read
+    assert_equal 3, ledger.processed
+    assert_equal 2, ledger.unique
+    assert_equal 1, ledger.duplicates
+    assert_equal({"RuntimeError" => 1}, ledger.errors)
+    assert_equal 1, ledger.malformed
+    assert_equal 1, ledger.metrics["error_count"]
+  end
+
+  def test_no_records_give_no_rates
+    m = Ledger.new(@dir).read.metrics
+    assert_equal 0, m["processed_count"]
+    refute m.key?("jobs_per_s")
+    refute m.key?("drain_s")
+  end
+end
