@@ -4,12 +4,14 @@ module Rubyrig
     autoload :Base, "rubyrig/drivers/base"
     autoload :Command, "rubyrig/drivers/command"
     autoload :Context, "rubyrig/drivers/context"
+    autoload :Http, "rubyrig/drivers/http"
+    autoload :HttpOptions, "rubyrig/drivers/http_options"
     autoload :ProcessRun, "rubyrig/drivers/process_run"
     autoload :Script, "rubyrig/drivers/script"
 
     # kind => class name; experiment key => kind.
-    KINDS = {"script" => :Script, "command" => :Command}.freeze
-    SELECTORS = {"script" => "script", "command" => "command"}.freeze
+    KINDS = {"script" => :Script, "command" => :Command, "http" => :Http}.freeze
+    SELECTORS = {"script" => "script", "command" => "command", "app" => "http"}.freeze
 
     module_function
 

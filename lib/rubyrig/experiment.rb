@@ -144,7 +144,8 @@ module Rubyrig
         iterations: positive_integer(entry, "iterations", at) || builtin&.iterations,
         warmup: non_negative_integer(entry, "warmup", at) || builtin&.warmup,
         timeout_s: positive_number(entry, "timeout_s", at),
-        gemfile: optional(entry, "gemfile", String, at)&.then { |g| File.expand_path(g, @base_dir) } || builtin&.gemfile,
+        gemfile: optional(entry, "gemfile", String, at)&.then { |g| File.expand_path(g, @base_dir) } || builtin&.gemfile ||
+          (builtin ? nil : driver.default_gemfile(target)),
         options: driver.load_options(entry, builtin, ->(keys, message) { fail_at(at + keys, message) }),
         base_dir: @base_dir
       ).freeze
@@ -184,7 +185,7 @@ module Rubyrig
         end
         argv.map(&:to_s)
       else
-        value
+        Drivers.fetch(Drivers.selectors.fetch(key)).load_target(value, @base_dir, ->(message) { fail_at(at, message) })
       end
     end
 

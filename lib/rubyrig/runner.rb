@@ -78,7 +78,8 @@ module Rubyrig
       context = Drivers::Context.new(
         batch: batch, workload: workload, launch: launch,
         artifacts_dir: @store.artifacts_dir(batch.id), cpus: @settings.cpus || @experiment.cpus,
-        timeout_s: workload.timeout_s || @experiment.timeout_s, bundle_env: bundle&.env
+        timeout_s: workload.timeout_s || @experiment.timeout_s, bundle_env: bundle&.env,
+        server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus
       )
       Drivers.fetch(workload.kind).new(context).run
     rescue Error => e # a batch that cannot even start (missing tool, bad port) fails alone; the run goes on
@@ -118,10 +119,17 @@ module Rubyrig
         "plan" => plan.to_h,
         "runtimes" => launches.transform_values { |l| launch_meta(l) },
         "bundles" => bundles.map { |(label, gemfile), b| {"runtime" => label, "gemfile" => gemfile, "lockfile" => b.lockfile, "lockfile_sha256" => b.lockfile_sha256} },
-        "workloads" => @experiment.workloads.to_h { |w| [w.name, {"kind" => w.kind, "primary_metric" => Drivers.fetch(w.kind).primary_metric(w)}] },
+        "workloads" => @experiment.workloads.to_h { |w| [w.name, workload_meta(w)] },
         "host" => Host.new.facts,
         "tools" => {"host_ruby" => RUBY_DESCRIPTION}
       }
+    end
+
+    def workload_meta(workload)
+      driver = Drivers.fetch(workload.kind)
+      extra = driver.run_meta(workload, server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus,
+        cpus: @settings.cpus || @experiment.cpus)
+      {"kind" => workload.kind, "primary_metric" => driver.primary_metric(workload)}.merge(extra)
     end
 
     def launch_meta(launch)

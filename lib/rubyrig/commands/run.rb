@@ -22,6 +22,7 @@ module Rubyrig
           opts.on("-b", "--batches N", Integer, "override the file's batches per cell (file default: #{Experiment::DEFAULT_BATCHES})") { |n| overrides["batches"] = n }
           opts.on("--seed N", Integer, "override the file's seed (default: random, recorded)") { |n| overrides["seed"] = n }
           opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 (default: the file's cpus, else none)") { |c| overrides["cpus"] = c }
+          cpu_split_options(opts)
           export_options(opts)
         end
         command_line = ["rubyrig", "run", *@argv]
