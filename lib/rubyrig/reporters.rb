@@ -3,6 +3,7 @@ module Rubyrig
   module Reporters
     autoload :Csv, "rubyrig/reporters/csv"
     autoload :Format, "rubyrig/reporters/format"
+    autoload :HttpSection, "rubyrig/reporters/http_section"
     autoload :Json, "rubyrig/reporters/json"
     autoload :Markdown, "rubyrig/reporters/markdown"
     autoload :Terminal, "rubyrig/reporters/terminal"

@@ -18,6 +18,7 @@ module Rubyrig
           lines.concat(group(workload, params, cells))
           lines << ""
         end
+        lines.concat(HttpSection.new(@report).terminal { |text, color| paint(text, color) })
         lines.concat(warnings)
         lines.join("\n") + "\n"
       end
