@@ -33,6 +33,8 @@ module Rubyrig
           end
           opts.on("--iterations N", Integer, "measured iterations per batch for scripts (default: the workload's, else 10)") { |n| workload["iterations"] = n }
           opts.on("--warmup N", Integer, "warmup iterations per batch for scripts (default: the workload's, else 2)") { |n| workload["warmup"] = n }
+          opts.on("--duration-s N", Integer, "http: measured seconds of load per batch (default: 10)") { |n| workload["duration_s"] = n }
+          opts.on("--warmup-s N", Integer, "http: seconds of warmup load per batch, before the measured run (default: 5)") { |n| workload["warmup_s"] = n }
           opts.on("--seed N", Integer, "seed of the randomized batch order (default: random, recorded)") { |n| raw["seed"] = n }
           opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 or 0-1 (default: no pinning)") { |c| raw["cpus"] = c }
           cpu_split_options(opts)

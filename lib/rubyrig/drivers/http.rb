@@ -11,6 +11,16 @@ module Rubyrig
       LOAD_SATURATED = 0.9
       RAILS_MARKER = File.join("config", "application.rb")
 
+      # The server tree's CPU use between two Monitor readings taken around the measured run.
+      ServerCpu = Struct.new(:before, :after) do
+        def cpu_s = (before && after) ? after.cpu_s - before.cpu_s : nil
+
+        def fraction(cpus)
+          elapsed = (before && after) ? after.at - before.at : 0
+          (cpu_s && elapsed.positive?) ? cpu_s / (elapsed * cpus) : nil
+        end
+      end
+
       def self.option_keys = HttpOptions.keys
 
       def self.load_options(entry, builtin, fail) = HttpOptions.load(entry, builtin, fail)
@@ -79,11 +89,11 @@ module Rubyrig
       def measure(server, wrk, split)
         server.start
         warmup = (@options["warmup_s"] > 0) ? run_wrk(wrk, server, @options["warmup_s"], "wrk-warmup") : nil
-        cpu_before = server.cpu_s
+        before = server.sample
         measured = run_wrk(wrk, server, @options["duration_s"], "wrk")
-        server_cpu_s = server.cpu_s.to_f - cpu_before.to_f
+        after = server.sample
         outcome = server.stop
-        result(outcome, server, measured, warmup, server_cpu_s, split, wrk)
+        result(outcome, server, measured, warmup, ServerCpu.new(before, after), split, wrk)
       end
 
       def run_wrk(wrk, server, duration_s, label)
@@ -103,8 +113,8 @@ module Rubyrig
         env
       end
 
-      def result(outcome, server, measured, warmup, server_cpu_s, split, wrk)
-        metrics = http_metrics(measured, warmup, server, server_cpu_s, split, wrk)
+      def result(outcome, server, measured, warmup, server_cpu, split, wrk)
+        metrics = http_metrics(measured, warmup, server, server_cpu, split, wrk)
         metrics = outcome.metrics.except("wall_s").merge(metrics)
         warnings = outcome.warnings + split.warnings
         status, reason = status(measured)
@@ -138,7 +148,7 @@ module Rubyrig
         ["ok_with_errors", nil]
       end
 
-      def http_metrics(measured, warmup, server, server_cpu_s, split, wrk)
+      def http_metrics(measured, warmup, server, server_cpu, split, wrk)
         latency = measured.latency_s
         load_cpus = [wrk.threads, split.load_count].min
         {
@@ -153,8 +163,8 @@ module Rubyrig
           "non_2xx_3xx_count" => measured.errors["status"],
           "boot_s" => server.boot_s,
           "warmup_requests_per_s" => warmup&.requests_per_s,
-          "server_cpu_s" => server_cpu_s,
-          "server_cpu_fraction" => server_cpu_s / (measured.duration_s * split.server_count),
+          "server_cpu_s" => server_cpu.cpu_s,
+          "server_cpu_fraction" => server_cpu.fraction(split.server_count),
           "load_cpu_s" => measured.cpu_s,
           "load_cpu_fraction" => measured.cpu_fraction(load_cpus)
         }.compact

@@ -43,8 +43,8 @@ module Rubyrig
         self
       end
 
-      # CPU seconds the whole server tree has used so far (from /proc).
-      def cpu_s = @process.monitor.sample&.cpu_s
+      # A reading of the whole server tree now (from /proc): its CPU seconds so far and the time.
+      def sample = @process.monitor.sample
 
       # Records end memory, then stops the tree and returns the ProcessRun::Outcome.
       def stop(grace_s: 10.0)
