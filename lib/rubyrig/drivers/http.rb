@@ -57,6 +57,17 @@ module Rubyrig
 
       def self.rackup(workload) = workload.options["rackup"] || workload.target
 
+      # A warning when the load generator kept its CPUs busy: then it, not the server, may set the pace.
+      def self.saturation_warning(load_fraction, server_fraction)
+        return nil unless load_fraction && load_fraction >= LOAD_SATURATED
+        shares = format("wrk used %.0f%% of its CPUs, the server %.0f%% of its", load_fraction * 100, server_fraction.to_f * 100)
+        if server_fraction && server_fraction >= LOAD_SATURATED
+          "the load generator is saturated as well as the server (#{shares}); give wrk more load_threads or --load-cpus"
+        else
+          "the load generator, not the server, is saturated (#{shares}): the throughput measures wrk; give it more load_threads or --load-cpus"
+        end
+      end
+
       # CLI flags win over the workload's keys; the generic --cpus/cpus: pins the server.
       def self.cpu_split(options, server_cpus:, load_cpus:, cpus:)
         CpuSplit.resolve(server: server_cpus || options["server_cpus"] || cpus, load: load_cpus || options["load_cpus"])
@@ -123,10 +134,8 @@ module Rubyrig
           reason = outcome.problems.join("; ")
         end
         warnings << "#{measured.error_count} errors in #{measured.requests} responses (#{measured.error_summary})" if measured.error_count.positive?
-        if metrics["load_cpu_fraction"].to_f >= LOAD_SATURATED
-          warnings << format("the load generator used %.0f%% of its CPUs (server: %.0f%% of its CPUs), so it may be the bottleneck: give it more load_threads or --load-cpus",
-            metrics["load_cpu_fraction"] * 100, metrics["server_cpu_fraction"].to_f * 100)
-        end
+        saturation = self.class.saturation_warning(metrics["load_cpu_fraction"], metrics["server_cpu_fraction"])
+        warnings << saturation if saturation
         unless outcome.exit&.success? || outcome.exit&.signal == "TERM"
           warnings << "Puma did not exit cleanly after TERM (#{outcome.exit&.describe || "still running"}); see #{server.log_path}"
         end
