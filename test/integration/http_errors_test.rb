@@ -45,6 +45,15 @@ class HttpErrorsTest < Minitest::Test
     assert_includes output, "Puma exited while booting"
   end
 
+  def test_an_app_that_redirects_is_not_measured
+    dir = tmpdir
+    write(dir, "ssl/config.ru", "run(lambda { |env| [301, {\"location\" => \"https://localhost/\"}, []] })\n")
+    status, _, store = run_experiment(dir, "  - app: ssl\n    duration_s: 1\n    warmup_s: 0\n")
+    assert_equal 1, status
+    assert_match(/\Athe app answered GET \/ with status 301, a redirect that wrk would measure instead of the app: give a path that answers 2xx with `path:`/,
+      store.trials.first.reason)
+  end
+
   def test_errors_above_the_threshold_fail_the_batch_and_below_it_mark_ok_with_errors
     dir = tmpdir
     write(dir, "flaky/config.ru", <<~RUBY)

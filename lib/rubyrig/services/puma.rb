@@ -80,13 +80,21 @@ module Rubyrig
           raise BootFailed, "Puma exited while booting (#{child.wait.describe}): #{log_reason}; its log is kept in #{log_path}" if child.exited?
           status = HttpCheck.status(HOST, @port, @path, timeout_s: [deadline - now, 1.0].min.clamp(0.05, 1.0))
           if status
-            return now - child.started_at if status < 400
-            raise BootFailed, "the app answered GET #{@path} with status #{status}: give an existing route with `path:`, or see #{log_path}"
+            return now - child.started_at if status.between?(200, 299)
+            raise BootFailed, "the app answered GET #{@path} with status #{status}#{status_hint(status)}; see #{log_path("stdout")}"
           end
           if now > deadline
             raise BootFailed, "Puma did not answer GET #{@path} on port #{@port} within #{@boot_timeout_s} s (raise boot_timeout_s?): #{log_reason}; its log is kept in #{log_path}"
           end
           sleep POLL_S
+        end
+      end
+
+      def status_hint(status)
+        if status.between?(300, 399)
+          ", a redirect that wrk would measure instead of the app: give a path that answers 2xx with `path:` (or turn off config.force_ssl)"
+        else
+          ": give a route that answers 2xx with `path:`"
         end
       end
 
