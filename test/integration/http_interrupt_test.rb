@@ -1,5 +1,6 @@
 # Ctrl-C during a measured wrk run: a real `exe/rubyrig` process gets SIGINT and must leave no Puma or
-# wrk process and no process group behind, exit 130, and keep the finished batches in trials.jsonl.
+# wrk process and no process group behind, exit 130, and keep the finished batches in trials.jsonl;
+# resuming then measures the cut batch afresh.
 require "test_helper"
 
 class HttpInterruptTest < Minitest::Test
@@ -95,6 +96,14 @@ class HttpInterruptTest < Minitest::Test
     assert_equal 1, cut.size
     # rubyrig itself stopped Puma with TERM (not only the kernel's death signal after rubyrig exited).
     assert_match(/Gracefully/, File.read(File.join(results, "artifacts", cut.first, "server-stdout.log")))
+    cut_probes = Dir.glob(File.join(results, "artifacts", cut.first, "probe", "probe-*.json")).size
+    assert_equal 3, cut_probes, "master and two workers wrote their facts on TERM"
+
+    status, out, err = run_cli("run", "--resume", results)
+    assert_equal 0, status, "#{out}\n#{err}"
+    resumed = Rubyrig::Store.open(results).trials
+    assert_equal 3, resumed.size
+    assert_equal [3], resumed.map { |t| t.facts["ruby_processes"] }.uniq, "the cut attempt's probe files must not count twice"
     assert_match(/interrupted.*trials\.jsonl.*--resume/, File.read(File.join(dir, "err.log")))
   end
 end

@@ -3,6 +3,7 @@
 # throughput is completed responses over wrk's measured duration, with latency percentiles, errors by
 # kind, server CPU and memory of the whole tree (master and workers), and the load generator's CPU.
 require "securerandom"
+require "fileutils"
 
 module Rubyrig
   module Drivers
@@ -80,6 +81,7 @@ module Rubyrig
       end
 
       def run
+        clear_stale_artifacts
         split = self.class.cpu_split(@options, server_cpus: @context.server_cpus, load_cpus: @context.load_cpus,
           cpus: @context.cpus)
         server = Services::Puma.new(
@@ -96,6 +98,12 @@ module Rubyrig
       end
 
       private
+
+      # A batch resumed after Ctrl-C starts over: probe files, logs and wrk output of the cut attempt
+      # would otherwise be read as this attempt's (an extra probe file adds a process to every sum).
+      def clear_stale_artifacts
+        Dir.children(@context.artifacts_dir).each { |name| FileUtils.rm_rf(File.join(@context.artifacts_dir, name)) }
+      end
 
       def measure(server, wrk, split)
         server.start
