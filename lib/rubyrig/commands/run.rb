@@ -49,6 +49,7 @@ module Rubyrig
         meta = store.meta
         experiment = Experiment.from_data(meta.fetch("experiment"), label: "#{dir}/run.json",
           base_dir: meta["experiment_base_dir"] || Dir.pwd)
+        resume_cpu_split(meta)
         execute(dir) { runner(experiment, meta["experiment"]).resume(store) }
       end
     end
