@@ -13,7 +13,7 @@ module Rubyrig
       RAILS_MARKER = File.join("config", "application.rb")
 
       # The server tree's CPU use between two Monitor readings taken around the measured run.
-      ServerCpu = Struct.new(:before, :after) do
+      ServerCpu = Struct.new(:before, :after, keyword_init: true) do
         def cpu_s = (before && after) ? after.cpu_s - before.cpu_s : nil
 
         def fraction(cpus)
@@ -112,7 +112,7 @@ module Rubyrig
         measured = run_wrk(wrk, server, @options["duration_s"], "wrk")
         after = server.sample
         outcome = server.stop
-        result(outcome, server, measured, warmup, ServerCpu.new(before, after), split, wrk)
+        result(outcome, server, measured, warmup, ServerCpu.new(before: before, after: after).freeze, split, wrk)
       end
 
       def run_wrk(wrk, server, duration_s, label)
