@@ -2,6 +2,8 @@
 # bootstrap CI, permutation p-value with Holm correction, verdict) and warnings. Pure: no I/O.
 module Rubyrig
   class Analysis
+    autoload :HttpDerived, "rubyrig/analysis/http_derived"
+
     CV_LIMIT = 0.05
     MIN_BATCHES = 5
     NO_DIFFERENCE = "no significant difference"

@@ -5,12 +5,14 @@ module Rubyrig
     autoload :Command, "rubyrig/drivers/command"
     autoload :Context, "rubyrig/drivers/context"
     autoload :Jobs, "rubyrig/drivers/jobs"
+    autoload :Http, "rubyrig/drivers/http"
+    autoload :HttpOptions, "rubyrig/drivers/http_options"
     autoload :ProcessRun, "rubyrig/drivers/process_run"
     autoload :Script, "rubyrig/drivers/script"
 
     # kind => class name; experiment key => kind.
-    KINDS = {"script" => :Script, "command" => :Command, "jobs" => :Jobs}.freeze
-    SELECTORS = {"script" => "script", "command" => "command", "jobs" => "jobs"}.freeze
+    KINDS = {"script" => :Script, "command" => :Command, "http" => :Http, "jobs" => :Jobs}.freeze
+    SELECTORS = {"script" => "script", "command" => "command", "app" => "http", "jobs" => "jobs"}.freeze
 
     module_function
 

@@ -153,7 +153,8 @@ module Rubyrig
         iterations: positive_integer(entry, "iterations", at) || builtin&.iterations,
         warmup: non_negative_integer(entry, "warmup", at) || builtin&.warmup,
         timeout_s: positive_number(entry, "timeout_s", at),
-        gemfile: optional(entry, "gemfile", String, at)&.then { |g| File.expand_path(g, @base_dir) } || builtin&.gemfile,
+        gemfile: optional(entry, "gemfile", String, at)&.then { |g| File.expand_path(g, @base_dir) } || builtin&.gemfile ||
+          (builtin ? nil : driver.default_gemfile(target)),
         options: driver.load_options(entry, builtin, ->(keys, message) { fail_at(at + keys, message) }),
         sweeps: load_sweeps(entry, at, builtin, params),
         base_dir: @base_dir
@@ -194,7 +195,7 @@ module Rubyrig
         end
         argv.map(&:to_s)
       else
-        value
+        Drivers.fetch(Drivers.selectors.fetch(key)).load_target(value, @base_dir, ->(message) { fail_at(at, message) })
       end
     end
 

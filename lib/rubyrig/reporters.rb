@@ -4,6 +4,7 @@ module Rubyrig
     autoload :Csv, "rubyrig/reporters/csv"
     autoload :Format, "rubyrig/reporters/format"
     autoload :Html, "rubyrig/reporters/html"
+    autoload :HttpSection, "rubyrig/reporters/http_section"
     autoload :Json, "rubyrig/reporters/json"
     autoload :Markdown, "rubyrig/reporters/markdown"
     autoload :Svg, "rubyrig/reporters/svg"

@@ -87,7 +87,8 @@ module Rubyrig
       context = Drivers::Context.new(
         batch: batch, workload: workload, launch: launch, artifacts_dir: artifacts_dir,
         cpus: @settings.cpus || @experiment.cpus, timeout_s: workload.timeout_s || @experiment.timeout_s,
-        bundle_env: bundle&.env, diagnostics: diagnostics_setup(batch, artifacts_dir)
+        bundle_env: bundle&.env, diagnostics: diagnostics_setup(batch, artifacts_dir),
+        server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus
       )
       result = Drivers.fetch(workload.kind).new(context).run
       collect_diagnostics(batch, context, result)
@@ -210,8 +211,10 @@ module Rubyrig
     end
 
     def workload_meta(workload)
-      {"kind" => workload.kind, "primary_metric" => Drivers.fetch(workload.kind).primary_metric(workload),
-       "sweeps" => workload.sweeps}
+      driver = Drivers.fetch(workload.kind)
+      extra = driver.run_meta(workload, server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus,
+        cpus: @settings.cpus || @experiment.cpus)
+      {"kind" => workload.kind, "primary_metric" => driver.primary_metric(workload), "sweeps" => workload.sweeps}.merge(extra)
     end
 
     def launch_meta(launch)

@@ -2,7 +2,7 @@
 # streams, colour, pinning and debug. Nothing in lib/ reads ENV for these directly.
 module Rubyrig
   Settings = Struct.new(:cache_dir, :results_root, :out, :err, :color, :tty, :cpus, :debug, :env,
-    :jemalloc, keyword_init: true) do
+    :jemalloc, :server_cpus, :load_cpus, keyword_init: true) do
     def self.from_env(env, out: $stdout, err: $stderr)
       home = env.fetch("HOME", Dir.home)
       cache = env["RUBYRIG_CACHE_DIR"] || File.join(env.fetch("XDG_CACHE_HOME", File.join(home, ".cache")), "rubyrig")

@@ -52,6 +52,28 @@ module Rubyrig
         opts.on("--export-html FILE", "also write the self-contained HTML report with charts to FILE") { |f| @exports[:html] = f }
       end
 
+      # For http workloads: where the app server and the load generator run (override the workload's keys).
+      def cpu_split_options(opts)
+        {"--server-cpus" => :server_cpus=, "--load-cpus" => :load_cpus=}.each do |flag, setter|
+          what = (setter == :server_cpus=) ? "the app server" : "the load generator"
+          opts.on("#{flag} LIST", "http: run #{what} on these CPUs, e.g. 1 (default: load generator on the first CPU, server on the rest)") do |list|
+            raise UsageError, "#{flag} needs a CPU list such as 1 or 0-1, got '#{list}'" unless list.match?(Drivers::HttpOptions::CPU_LIST)
+            @settings.public_send(setter, list)
+          end
+        end
+      end
+
+      # A resumed run keeps the --server-cpus/--load-cpus of its original command line unless given anew.
+      def resume_cpu_split(meta)
+        line = Array(meta["command_line"])
+        {"--server-cpus" => :server_cpus, "--load-cpus" => :load_cpus}.each do |flag, key|
+          next if @settings[key]
+          i = line.index(flag)
+          value = i ? line[i + 1] : line.find { |a| a.start_with?("#{flag}=") }&.split("=", 2)&.last
+          @settings[key] = value if value
+        end
+      end
+
       def default_results_dir(name)
         stamp = Time.now.strftime("%Y%m%d-%H%M%S")
         File.join(@settings.results_root, "#{stamp}-#{name.gsub(/[^A-Za-z0-9_.-]+/, "-")}")

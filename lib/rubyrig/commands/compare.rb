@@ -6,7 +6,8 @@ module Rubyrig
         Usage: rubyrig compare -r RUNTIME -r RUNTIME [options] -- WORKLOAD [ARGS...]
 
         WORKLOAD is builtin:NAME (see `rubyrig workloads`), a Ruby file (script workload, run through
-        the in-process harness), or any command line (command workload, timed from outside).
+        the in-process harness), a config.ru or Rails app directory (http workload under Puma, loaded
+        by wrk), or any command line (command workload, timed from outside).
         RUNTIME is [LABEL=]BASE[+variant...]: BASE is system, a version (3.3.8, 3.3), jruby or a path;
         variants are +yjit, +yjit-mem=MiB, +yjit-stats, +jemalloc, +mn. The first -r is the baseline.
 
@@ -32,8 +33,11 @@ module Rubyrig
           end
           opts.on("--iterations N", Integer, "measured iterations per batch for scripts (default: the workload's, else 10)") { |n| workload["iterations"] = n }
           opts.on("--warmup N", Integer, "warmup iterations per batch for scripts (default: the workload's, else 2)") { |n| workload["warmup"] = n }
+          opts.on("--duration-s N", Integer, "http: measured seconds of load per batch (default: 10)") { |n| workload["duration_s"] = n }
+          opts.on("--warmup-s N", Integer, "http: seconds of warmup load per batch, before the measured run (default: 5)") { |n| workload["warmup_s"] = n }
           opts.on("--seed N", Integer, "seed of the randomized batch order (default: random, recorded)") { |n| raw["seed"] = n }
           opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 or 0-1 (default: no pinning)") { |c| raw["cpus"] = c }
+          cpu_split_options(opts)
           opts.on("--timeout SECONDS", Float, "deadline per batch (default: #{Experiment::DEFAULT_TIMEOUT_S})") { |t| raw["timeout_s"] = t }
           opts.on("--name NAME", "name of the run (default: the workload's name)") { |n| raw["name"] = n }
           opts.on("--results DIR", "where the run is kept (default: ./rubyrig-results/<timestamp>-<name>)") { |d| dir = d }
@@ -47,7 +51,7 @@ module Rubyrig
         workload.merge!(target(rest))
         workload["params"] = params unless params.empty?
         raw["workloads"] = [workload]
-        raw["name"] ||= workload["builtin"] || File.basename(Array(workload["script"] || workload["command"]).first.to_s)
+        raw["name"] ||= workload["builtin"] || File.basename(Array(workload["script"] || workload["command"] || workload["app"]).first.to_s)
         experiment = Experiment.from_data(raw)
         dir ||= default_results_dir(experiment.name)
         command_line = ["rubyrig", "compare", *@argv_original]
@@ -66,6 +70,8 @@ module Rubyrig
           {"builtin" => rest.first.delete_prefix(Builtins::PREFIX)}
         elsif rest.size == 1 && rest.first.end_with?(".rb")
           {"script" => rest.first}
+        elsif rest.size == 1 && (rest.first.end_with?(".ru") || File.file?(File.join(rest.first, "config.ru")))
+          {"app" => rest.first}
         else
           {"command" => rest}
         end

@@ -23,6 +23,7 @@ module Rubyrig
           opts.on("--seed N", Integer, "override the file's seed (default: random, recorded)") { |n| overrides["seed"] = n }
           opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 (default: the file's cpus, else none)") { |c| overrides["cpus"] = c }
           diagnostics_options(opts, overrides)
+          cpu_split_options(opts)
           export_options(opts)
         end
         command_line = ["rubyrig", "run", *@argv]
@@ -50,6 +51,7 @@ module Rubyrig
         meta = store.meta
         experiment = Experiment.from_data(meta.fetch("experiment"), label: "#{dir}/run.json",
           base_dir: meta["experiment_base_dir"] || Dir.pwd)
+        resume_cpu_split(meta)
         execute(dir) { runner(experiment, meta["experiment"]).resume(store) }
       end
     end

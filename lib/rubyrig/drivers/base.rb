@@ -16,6 +16,15 @@ module Rubyrig
 
       # The metric shown first in tables for this workload.
       def self.primary_metric(_workload) = "wall_s"
+
+      # Resolves the value of this kind's selector key (e.g. a path); `fail` is called with a message.
+      def self.load_target(value, _base_dir, _fail) = value
+
+      # The Gemfile installed for a workload that names none (after the built-in's).
+      def self.default_gemfile(_target) = nil
+
+      # Extra facts about a workload for the run's metadata (run.json).
+      def self.run_meta(_workload, server_cpus:, load_cpus:, cpus:) = {}
     end
   end
 end

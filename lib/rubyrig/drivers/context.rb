@@ -1,5 +1,6 @@
 # Everything a driver needs to measure one batch: the batch and its cell, the workload, how to launch
-# the runtime, where artifacts go, CPU pinning, the deadline, the gem set and the diagnostics to load.
+# the runtime, where artifacts go, CPU pinning (and the server/load generator split given on the
+# command line), the deadline, the gem set and the diagnostics to load.
 module Rubyrig
   module Drivers
     # What to load into the measured processes: GVL metrics, a GVL trace, a profile (nil when off).
@@ -16,7 +17,7 @@ module Rubyrig
     end
 
     Context = Struct.new(:batch, :workload, :launch, :artifacts_dir, :cpus, :timeout_s, :bundle_env,
-      :diagnostics, keyword_init: true) do
+      :diagnostics, :server_cpus, :load_cpus, keyword_init: true) do
       def cell = batch.cell
 
       def params = cell.params

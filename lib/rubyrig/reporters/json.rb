@@ -24,10 +24,16 @@ module Rubyrig
           "summaries" => @report.summaries.map { |s| stringify(s.to_h) },
           "comparisons" => @report.comparisons.map { |c| stringify(c.to_h) },
           "warnings" => @report.warnings
-        }
+        }.merge(http)
       end
 
       private
+
+      # Only runs with http workloads get the "http" section (per-cell details, connection modes, Rails overhead).
+      def http
+        derived = Analysis::HttpDerived.new.compute(@report)
+        derived.empty? ? {} : {"http" => derived.to_h}
+      end
 
       def stringify(hash) = hash.transform_keys(&:to_s)
     end

@@ -18,6 +18,7 @@ module Rubyrig
         @report.groups.group_by(&:first).each do |workload, groups|
           out.concat(workload_table(workload, groups))
         end
+        out.concat(HttpSection.new(@report).markdown)
         scaling = Scaling.new(@report)
         scaling.tables.each { |table| out.concat(scaling_table(table)) }
         memory = scaling.yjit_memory_rows

@@ -18,6 +18,7 @@ module Rubyrig
           lines.concat(group(workload, params, cells))
           lines << ""
         end
+        lines.concat(HttpSection.new(@report).terminal { |text, color| paint(text, color) })
         scaling = Scaling.new(@report)
         scaling.tables.each { |table| lines.concat(scaling_table(table)) << "" }
         memory = scaling.yjit_memory_rows

@@ -1,0 +1,121 @@
+# Figures only HTTP runs have, derived from the ok batches of a report: per-cell latency, error and CPU
+# details; each connection mode against keepalive (throughput ratio, bootstrap CI, Holm-adjusted
+# permutation p-value, verdict); and the Rails overhead per request, 1/rails_throughput -
+# 1/rack_throughput for the same runtime and server settings (Rails Simpler Bench's subtraction), with
+# a bootstrap CI over batches. Pure: no I/O.
+module Rubyrig
+  class Analysis
+    class HttpDerived
+      METRIC = "requests_per_s"
+      REFERENCE_MODE = "keepalive"
+
+      # Medians over one http cell's ok batches, and how many of them had errors.
+      CellDetail = Struct.new(:cell, :n, :with_errors, :medians, keyword_init: true)
+
+      # One connection mode against the reference mode, same runtime, app and other parameters.
+      ModeContrast = Struct.new(:runtime, :workload, :params, :mode, :reference, :ratio, :ci, :p_value,
+        :p_adjusted, :verdict, :n, :reference_n, keyword_init: true)
+
+      # Rails' own time per request: rails-hello style app minus rack-hello style app.
+      RailsOverhead = Struct.new(:runtime, :params, :rails_workload, :rack_workload, :overhead_s, :ci,
+        :rails_per_request_s, :rack_per_request_s, :n, :rack_n, keyword_init: true)
+
+      Result = Struct.new(:cells, :connection_modes, :rails_overhead, keyword_init: true) do
+        def empty? = cells.empty?
+
+        def to_h
+          {
+            "cells" => cells.map { |d| {"cell" => d.cell.key, "n" => d.n, "with_errors" => d.with_errors, "medians" => d.medians} },
+            "connection_modes" => connection_modes.map { |c| c.to_h.transform_keys(&:to_s) },
+            "rails_overhead" => rails_overhead.map { |o| o.to_h.transform_keys(&:to_s) }
+          }
+        end
+      end
+
+      DETAIL_METRICS = %w[requests_per_s latency_p50_s latency_p99_s latency_p999_s error_count boot_s
+        server_cpu_fraction load_cpu_fraction end_pss_bytes].freeze
+
+      def initialize(alpha: 0.05, resamples: 10_000)
+        @alpha = alpha
+        @resamples = resamples
+      end
+
+      def compute(report)
+        http = report.cells.select { |c| report.meta.dig("workloads", c.workload, "kind") == "http" }
+        ok = report.trials.select(&:ok?).group_by(&:cell_key)
+        rng = Random.new(report.meta.dig("plan", "seed") || 0)
+        Result.new(
+          cells: http.map { |cell| detail(report, cell, ok.fetch(cell.key, [])) },
+          connection_modes: connection_modes(http, ok, rng),
+          rails_overhead: rails_overhead(report.meta, http, ok, rng)
+        ).freeze
+      end
+
+      private
+
+      def detail(report, cell, trials)
+        medians = DETAIL_METRICS.to_h { |m| [m, report.summary(cell.key, m)&.median] }.compact
+        CellDetail.new(cell: cell, n: trials.size, with_errors: trials.count { |t| t.status == "ok_with_errors" },
+          medians: medians).freeze
+      end
+
+      def effective(params) = Drivers::HttpOptions::PARAMS.merge(params)
+
+      def connection_modes(http, ok, rng)
+        groups = http.group_by { |c| [c.runtime, c.workload, effective(c.params).except("connection")] }
+        raw = groups.flat_map do |(runtime, workload, rest), cells|
+          reference = cells.find { |c| effective(c.params)["connection"] == REFERENCE_MODE }
+          next [] unless reference
+          base = values(ok, reference)
+          (cells - [reference]).filter_map do |cell|
+            other = values(ok, cell)
+            next if base.empty? || other.empty?
+            {
+              runtime: runtime, workload: workload, params: rest, mode: effective(cell.params)["connection"],
+              reference: REFERENCE_MODE, ratio: Stats.ratio(base, other, rate: true),
+              ci: Stats.bootstrap_ratio_ci(base, other, rate: true, rng: rng, resamples: @resamples),
+              p_value: Stats.permutation_p_value(base, other, rate: true, rng: rng), n: other.size, reference_n: base.size
+            }
+          end
+        end
+        adjusted = Stats.holm(raw.map { |c| c[:p_value] })
+        raw.zip(adjusted).map do |c, p|
+          direction = Stats.direction(ratio: c[:ratio], ci: c[:ci], p_adjusted: p, alpha: @alpha)
+          verdict = {higher: "faster", lower: "slower"}.fetch(direction, NO_DIFFERENCE)
+          ModeContrast.new(**c, p_adjusted: p, verdict: verdict).freeze
+        end
+      end
+
+      def rails_overhead(meta, http, ok, rng)
+        framework = ->(cell) { meta.dig("workloads", cell.workload, "framework") }
+        rails = http.select { |c| framework.call(c) == "rails" }
+        rack = http.select { |c| framework.call(c) == "rack" }
+        rails.flat_map do |rails_cell|
+          rack.select { |c| c.runtime == rails_cell.runtime && effective(c.params) == effective(rails_cell.params) }.filter_map do |rack_cell|
+            rails_times = values(ok, rails_cell).map { |v| 1.0 / v }
+            rack_times = values(ok, rack_cell).map { |v| 1.0 / v }
+            next if rails_times.empty? || rack_times.empty?
+            RailsOverhead.new(
+              runtime: rails_cell.runtime, params: effective(rails_cell.params), rails_workload: rails_cell.workload,
+              rack_workload: rack_cell.workload, overhead_s: Stats.mean(rails_times) - Stats.mean(rack_times),
+              ci: difference_ci(rails_times, rack_times, rng), rails_per_request_s: Stats.mean(rails_times),
+              rack_per_request_s: Stats.mean(rack_times), n: rails_times.size, rack_n: rack_times.size
+            ).freeze
+          end
+        end
+      end
+
+      # Percentile bootstrap interval of mean(a) - mean(b), both resampled with replacement.
+      def difference_ci(a, b, rng, confidence: 0.95)
+        return nil if a.size < 2 || b.size < 2
+        diffs = Array.new(@resamples) { Stats.resample_mean(a, rng) - Stats.resample_mean(b, rng) }
+        tail = (1.0 - confidence) / 2 * 100
+        [Stats.percentile(diffs, tail), Stats.percentile(diffs, 100 - tail)]
+      end
+
+      def values(ok, cell)
+        ok.fetch(cell.key, []).filter_map { |t| t.metrics[METRIC] }.select { |v| v.is_a?(Numeric) && v.positive? }.map(&:to_f)
+      end
+    end
+  end
+end

@@ -1,0 +1,211 @@
+# Measures a Rack or Rails app under Puma, loaded by wrk. Each batch boots a fresh server (boot_s),
+# warms it with a separate wrk run, then measures with a second wrk run against the same server:
+# throughput is completed responses over wrk's measured duration, with latency percentiles, errors by
+# kind, server CPU and memory of the whole tree (master and workers), and the load generator's CPU.
+require "securerandom"
+require "fileutils"
+
+module Rubyrig
+  module Drivers
+    class Http < Base
+      # Above this share of its CPUs the load generator, not the server, may be what limits throughput.
+      LOAD_SATURATED = 0.9
+      RAILS_MARKER = File.join("config", "application.rb")
+
+      # The server tree's CPU use between two Monitor readings taken around the measured run.
+      ServerCpu = Struct.new(:before, :after, keyword_init: true) do
+        def cpu_s = (before && after) ? after.cpu_s - before.cpu_s : nil
+
+        def fraction(cpus)
+          elapsed = (before && after) ? after.at - before.at : 0
+          (cpu_s && elapsed.positive?) ? cpu_s / (elapsed * cpus) : nil
+        end
+      end
+
+      def self.option_keys = HttpOptions.keys
+
+      def self.load_options(entry, builtin, fail) = HttpOptions.load(entry, builtin, fail)
+
+      def self.primary_metric(_workload) = "requests_per_s"
+
+      # `app:` names a config.ru or a directory holding one (a Rails app); returns the config.ru path.
+      def self.load_target(value, base_dir, fail)
+        fail.call("must be the path of a config.ru or of an app directory holding one") unless value.is_a?(String)
+        path = File.expand_path(value, base_dir)
+        path = File.join(path, "config.ru") if File.directory?(path)
+        fail.call("#{value}: no such config.ru; give a Rack config.ru or a Rails app directory") unless File.file?(path)
+        path
+      end
+
+      # The app's own Gemfile next to its config.ru, else the built-in Rack gem set (puma + rack).
+      def self.default_gemfile(rackup)
+        own = File.join(File.dirname(rackup), "Gemfile")
+        File.file?(own) ? own : Builtins.fetch("rack-hello").gemfile
+      end
+
+      def self.framework(rackup) = File.file?(File.join(File.dirname(rackup), RAILS_MARKER)) ? "rails" : "rack"
+
+      # Run-level facts for run.json: the app's framework, the CPU split and the load generator.
+      def self.run_meta(workload, server_cpus:, load_cpus:, cpus:)
+        options = workload.options
+        split = cpu_split(options, server_cpus: server_cpus, load_cpus: load_cpus, cpus: cpus)
+        {
+          "framework" => framework(rackup(workload)),
+          "load_generator" => Load::Wrk.version(options["wrk_path"]),
+          "cpu_split" => split.to_h
+        }
+      end
+
+      def self.rackup(workload) = workload.options["rackup"] || workload.target
+
+      # A warning when the load generator kept its CPUs busy: then it, not the server, may set the pace.
+      def self.saturation_warning(load_fraction, server_fraction)
+        return nil unless load_fraction && load_fraction >= LOAD_SATURATED
+        shares = format("wrk used %.0f%% of its CPUs, the server %.0f%% of its", load_fraction * 100, server_fraction.to_f * 100)
+        if server_fraction && server_fraction >= LOAD_SATURATED
+          "the load generator is saturated as well as the server (#{shares}); give wrk more load_threads or --load-cpus"
+        else
+          "the load generator, not the server, is saturated (#{shares}): the throughput measures wrk; give it more load_threads or --load-cpus"
+        end
+      end
+
+      # CLI flags win over the workload's keys; the generic --cpus/cpus: pins the server.
+      def self.cpu_split(options, server_cpus:, load_cpus:, cpus:)
+        CpuSplit.resolve(server: server_cpus || options["server_cpus"] || cpus, load: load_cpus || options["load_cpus"])
+      end
+
+      def initialize(context)
+        @context = context
+        @options = context.workload.options
+        @params = HttpOptions::PARAMS.merge(context.params)
+      end
+
+      def run
+        clear_stale_artifacts
+        split = self.class.cpu_split(@options, server_cpus: @context.server_cpus, load_cpus: @context.load_cpus,
+          cpus: @context.cpus)
+        server = Services::Puma.new(
+          context: @context.dup.tap { |c| c.cpus = split.server },
+          rackup: self.class.rackup(@context.workload), processes: @params["processes"], threads: @params["threads"],
+          port: @options["port"] ? Services::Ports.check_free!(@options["port"]) : Services::Ports.free,
+          boot_timeout_s: @options["boot_timeout_s"], path: @options["path"], env: server_env
+        )
+        measure(server, wrk(split), split)
+      rescue Services::Puma::BootFailed, Load::Wrk::RunFailed => e
+        Base::Result.failed(e.message, facts: base_facts(split), artifacts: artifacts)
+      ensure
+        server&.abort
+      end
+
+      private
+
+      # A batch resumed after Ctrl-C starts over: probe files, logs and wrk output of the cut attempt
+      # would otherwise be read as this attempt's (an extra probe file adds a process to every sum).
+      def clear_stale_artifacts
+        Dir.children(@context.artifacts_dir).each { |name| FileUtils.rm_rf(File.join(@context.artifacts_dir, name)) }
+      end
+
+      def measure(server, wrk, split)
+        server.start
+        warmup = (@options["warmup_s"] > 0) ? run_wrk(wrk, server, @options["warmup_s"], "wrk-warmup") : nil
+        before = server.sample
+        measured = run_wrk(wrk, server, @options["duration_s"], "wrk")
+        after = server.sample
+        outcome = server.stop
+        result(outcome, server, measured, warmup, ServerCpu.new(before: before, after: after).freeze, split, wrk)
+      end
+
+      def run_wrk(wrk, server, duration_s, label)
+        wrk.run(server.url, duration_s: duration_s, dir: @context.artifacts_dir, label: label)
+      end
+
+      def wrk(split)
+        Load::Wrk.new(binary: @options["wrk_path"], threads: @options["load_threads"],
+          connections: @params["connections"], timeout_s: @options["request_timeout_s"],
+          connection: @params["connection"], cpus: split.load)
+      end
+
+      # Production mode for Rack and Rails; a throwaway secret so that a Rails app boots in production.
+      def server_env
+        env = {"RACK_ENV" => "production", "RAILS_ENV" => "production", "RAILS_LOG_LEVEL" => "warn"}
+        env["SECRET_KEY_BASE"] = SecureRandom.hex(64) unless @context.launch.env["SECRET_KEY_BASE"]
+        env
+      end
+
+      def result(outcome, server, measured, warmup, server_cpu, split, wrk)
+        metrics = http_metrics(measured, warmup, server, server_cpu, split, wrk)
+        metrics = outcome.metrics.except("wall_s").merge(metrics)
+        warnings = outcome.warnings + split.warnings
+        status, reason = status(measured)
+        unless outcome.problems.empty?
+          status = "failed"
+          reason = outcome.problems.join("; ")
+        end
+        warnings << "#{measured.error_count} errors in #{measured.requests} responses (#{measured.error_summary})" if measured.error_count.positive?
+        saturation = self.class.saturation_warning(metrics["load_cpu_fraction"], metrics["server_cpu_fraction"])
+        warnings << saturation if saturation
+        unless outcome.exit&.success? || outcome.exit&.signal == "TERM"
+          warnings << "Puma did not exit cleanly after TERM (#{outcome.exit&.describe || "still running"}); see #{server.log_path}"
+        end
+        Base::Result.new(status: status, reason: reason, metrics: metrics,
+          facts: base_facts(split).merge(outcome.facts).merge("gems" => gems),
+          samples: {"wrk" => measured.to_h, "wrk_warmup" => warmup&.to_h}.compact,
+          artifacts: artifacts, warnings: warnings)
+      end
+
+      def status(measured)
+        if measured.good_responses.zero?
+          return ["failed", "no successful responses in the measured run (#{measured.error_summary}); see wrk.log and server-stderr.log"]
+        end
+        return ["ok", nil] if measured.error_count.zero?
+        rate = measured.error_rate
+        if rate > @options["max_error_rate"]
+          return ["failed", format("error rate %.2f%% is above max_error_rate %.2f%% (%s)", rate * 100, @options["max_error_rate"] * 100, measured.error_summary)]
+        end
+        ["ok_with_errors", nil]
+      end
+
+      def http_metrics(measured, warmup, server, server_cpu, split, wrk)
+        latency = measured.latency_s
+        load_cpus = [wrk.threads, split.load_count].min
+        {
+          "requests_per_s" => measured.requests_per_s,
+          "request_count" => measured.requests,
+          "measured_s" => measured.duration_s,
+          "latency_p50_s" => latency["p50"], "latency_p90_s" => latency["p90"], "latency_p99_s" => latency["p99"],
+          "latency_p999_s" => latency["p999"], "latency_max_s" => latency["max"],
+          "error_count" => measured.error_count, "error_rate" => measured.error_rate,
+          "connect_error_count" => measured.errors["connect"], "read_error_count" => measured.errors["read"],
+          "write_error_count" => measured.errors["write"], "timeout_error_count" => measured.errors["timeout"],
+          "non_2xx_3xx_count" => measured.errors["status"],
+          "boot_s" => server.boot_s,
+          "warmup_requests_per_s" => warmup&.requests_per_s,
+          "server_cpu_s" => server_cpu.cpu_s,
+          "server_cpu_fraction" => server_cpu.fraction(split.server_count),
+          "load_cpu_s" => measured.cpu_s,
+          "load_cpu_fraction" => measured.cpu_fraction(load_cpus)
+        }.compact
+      end
+
+      def base_facts(split)
+        {
+          "framework" => self.class.framework(self.class.rackup(@context.workload)),
+          "server" => "puma", "load_generator" => "wrk", "connection" => @params["connection"],
+          "server_cpus" => split&.server, "load_cpus" => split&.load
+        }.compact
+      end
+
+      # Versions of the server-side gems, from the runtime's lockfile.
+      def gems
+        lockfile = "#{@context.bundle_env&.fetch("BUNDLE_GEMFILE", nil)}.lock"
+        return {} unless File.file?(lockfile)
+        File.read(lockfile).scan(/^    (puma|rack|rails|railties|actionpack) \(([^)]+)\)$/).to_h
+      end
+
+      def artifacts
+        %w[puma.rb server-stdout.log server-stderr.log wrk-warmup.log wrk-warmup.json wrk.log wrk.json probe]
+          .select { |name| File.exist?(File.join(@context.artifacts_dir, name)) }
+      end
+    end
+  end
+end

@@ -1,0 +1,89 @@
+# The experiment keys of an http workload, validated with the file's line and a fix: the server
+# parameters that form the matrix (processes, threads, connection mode, connections) and the load
+# settings (wrk threads, duration, warmup, error threshold, path, port, CPUs, the wrk binary).
+module Rubyrig
+  module Drivers
+    module HttpOptions
+      PARAMS = {"processes" => 1, "threads" => 1, "connection" => "keepalive", "connections" => 8}.freeze
+      CONNECTION_MODES = %w[keepalive close client-close].freeze
+      DEFAULTS = {
+        "load_threads" => 1, "duration_s" => 10, "warmup_s" => 5, "max_error_rate" => 0.01,
+        "request_timeout_s" => 2, "path" => "/", "port" => nil, "server_cpus" => nil, "load_cpus" => nil,
+        "boot_timeout_s" => 60, "wrk" => "wrk"
+      }.freeze
+      CPU_LIST = /\A\d+(-\d+)?(,\d+(-\d+)?)*\z/
+      # Load generators that close the connection themselves after each response (none has an adapter yet).
+      CLIENT_CLOSE_TOOLS = "httperf --num-calls=1 (Debian package httperf) or oha --disable-keepalive"
+
+      module_function
+
+      def keys = DEFAULTS.keys
+
+      # The options of a workload entry; `fail` is called with (keys, message) and raises.
+      def load(entry, builtin, fail)
+        options = DEFAULTS.merge(entry.slice(*keys))
+        check_load(options, fail)
+        params = check_params(entry, builtin, fail)
+        Array(params["connections"]).each do |connections|
+          next if (connections % options["load_threads"]).zero?
+          fail.call(["params", "connections"], "#{connections} is not a multiple of load_threads #{options["load_threads"]}: " \
+            "wrk would leave #{connections % options["load_threads"]} connection(s) unused; choose connections divisible by load_threads")
+        end
+        options["wrk_path"] = Load::Wrk.locate(options["wrk"])
+        options["rackup"] = builtin.path if builtin
+        options
+      end
+
+      def check_load(options, fail)
+        %w[load_threads duration_s request_timeout_s].each do |key|
+          next if options[key].is_a?(Integer) && options[key].positive?
+          fail.call([key], "must be a whole positive number (wrk takes whole seconds), got #{options[key].inspect}")
+        end
+        unless options["warmup_s"].is_a?(Integer) && options["warmup_s"] >= 0
+          fail.call(["warmup_s"], "must be a whole number of seconds, 0 or more (wrk takes whole seconds), got #{options["warmup_s"].inspect}")
+        end
+        rate = options["max_error_rate"]
+        fail.call(["max_error_rate"], "must be a fraction from 0 to 1, e.g. 0.01 for 1%, got #{rate.inspect}") unless rate.is_a?(Numeric) && rate.between?(0, 1)
+        boot = options["boot_timeout_s"]
+        fail.call(["boot_timeout_s"], "must be a positive number of seconds, got #{boot.inspect}") unless boot.is_a?(Numeric) && boot.positive?
+        path = options["path"]
+        fail.call(["path"], "must be a URL path starting with /, e.g. /hello, got #{path.inspect}") unless path.is_a?(String) && path.match?(%r{\A/\S*\z})
+        port = options["port"]
+        fail.call(["port"], "must be a TCP port from 1 to 65535, got #{port.inspect}") if !port.nil? && !(port.is_a?(Integer) && port.between?(1, 65_535))
+        %w[server_cpus load_cpus].each do |key|
+          value = options[key]
+          next if value.nil? || value.to_s.match?(CPU_LIST)
+          fail.call([key], "must be a CPU list such as \"1\" or \"0-1\", got #{value.inspect}")
+        end
+        fail.call(["wrk"], "must be the name or path of the wrk binary") unless options["wrk"].is_a?(String)
+      end
+
+      def check_params(entry, builtin, fail)
+        given = entry["params"].is_a?(Hash) ? entry["params"] : {}
+        unless builtin
+          given.each_key do |key|
+            next if PARAMS.key?(key)
+            suggestion = DidYouMean::SpellChecker.new(dictionary: PARAMS.keys).correct(key.to_s).first
+            hint = suggestion ? "did you mean '#{suggestion}'?" : "known: #{PARAMS.keys.join(", ")}"
+            fail.call(["params", key], "is not a parameter of an http workload; #{hint}")
+          end
+        end
+        params = PARAMS.merge(builtin ? builtin.params : {}).merge(given)
+        %w[processes threads connections].each do |key|
+          next if Array(params[key]).all? { |v| v.is_a?(Integer) && v.positive? }
+          fail.call(["params", key], "must be a positive whole number or a list of them, got #{params[key].inspect}")
+        end
+        Array(params["connection"]).each do |mode|
+          unless CONNECTION_MODES.include?(mode)
+            fail.call(["params", "connection"], "'#{mode}' is not a connection mode; use #{CONNECTION_MODES.join(", ")}")
+          end
+          next unless Load.supporting(mode).empty?
+          fail.call(["params", "connection"], "#{mode} needs a load generator that closes each connection itself after the response; " \
+            "wrk cannot (use `close` for a server-side close with the Connection: close header); #{CLIENT_CLOSE_TOOLS} would, " \
+            "but rubyrig has no adapter for them yet")
+        end
+        params
+      end
+    end
+  end
+end

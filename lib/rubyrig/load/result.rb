@@ -1,0 +1,37 @@
+# What one load-generator run measured, in seconds and counts: completed responses over the run's own
+# measured duration, latency percentiles, errors by kind, and the generator's CPU use (wait4 rusage).
+module Rubyrig
+  module Load
+    Result = Struct.new(:requests, :duration_s, :bytes, :errors, :latency_s, :cpu_s, :wall_s,
+      keyword_init: true) do
+      def error_count = errors.values.sum
+
+      # Responses that completed with a status below 400: the only ones throughput counts.
+      def good_responses = requests - errors.fetch("status", 0)
+
+      def requests_per_s = duration_s.positive? ? good_responses / duration_s : 0.0
+
+      # Errors per attempt: completed responses plus socket errors that never produced one.
+      def error_rate
+        attempts = requests + errors.values_at("connect", "read", "write").compact.sum
+        attempts.positive? ? error_count.fdiv(attempts) : 0.0
+      end
+
+      # "connect 0, read 3, write 0, timeout 0, non-2xx/3xx 1"
+      def error_summary
+        errors.map { |kind, n| "#{(kind == "status") ? "non-2xx/3xx" : kind} #{n}" }.join(", ")
+      end
+
+      # Share of the CPUs the generator could use that it kept busy during its run.
+      def cpu_fraction(usable_cpus)
+        return nil unless wall_s&.positive? && usable_cpus.positive?
+        cpu_s / (wall_s * usable_cpus)
+      end
+    end
+
+    class Result
+      # Kinds of error a generator reports: socket errors, timeouts, and responses with status >= 400.
+      ERROR_KINDS = %w[connect read write timeout status].freeze
+    end
+  end
+end

@@ -1,0 +1,92 @@
+# Drives wrk: one run is one wrk process against a URL, pinned to the load CPUs, with a Lua done()
+# that writes wrk's own summary as JSON, and wait4 for wrk's CPU use. wrk keeps connections alive;
+# `close` sends "Connection: close" so that the server closes after each response. wrk cannot close a
+# connection itself after a response, so it does not offer client-close.
+require "json"
+require "fileutils"
+
+module Rubyrig
+  module Load
+    class Wrk
+      SCRIPT = File.expand_path("wrk_report.lua", __dir__)
+      MODES = %w[keepalive close].freeze
+      INSTALL_HINT = "install it (Debian/Ubuntu: apt-get install wrk) or give its path with `wrk: /path/to/wrk`"
+      # Beyond its duration and request timeout, how long wrk may take to start, join threads and exit.
+      GRACE_S = 15
+
+      # A run that produced no summary: wrk could not connect, crashed or hung.
+      class RunFailed < Error; end
+
+      def self.supports?(mode) = MODES.include?(mode)
+
+      # The absolute path of the wrk binary, or ToolMissing naming the fix.
+      def self.locate(binary, path: ENV.fetch("PATH", ""))
+        Which.find(binary, path: path) || raise(ToolMissing, "#{binary} is not installed or not executable: #{INSTALL_HINT}")
+      end
+
+      # What wrk says it is, e.g. "wrk debian/4.1.0-3+b2 [epoll]", for the run's provenance.
+      def self.version(path)
+        out, err, = Child.capture([path, "-v"], timeout_s: 10)
+        (out + err).lines.first.to_s.sub(/\s*Copyright.*/, "").strip
+      end
+
+      # wrk's JSON summary (microseconds) and its exit (rusage) as a Result in seconds.
+      def self.parse(data, exit)
+        us = ->(key) { data[key]&./(1e6) }
+        Result.new(
+          requests: data.fetch("requests").to_i,
+          duration_s: data.fetch("duration_us") / 1e6,
+          bytes: data["bytes"]&.to_i,
+          errors: Result::ERROR_KINDS.to_h { |kind| [kind, data.fetch("errors_#{kind}").to_i] },
+          latency_s: %w[p50 p90 p99 p999 max mean].to_h { |k| [k, us.call("latency_#{k}_us")] },
+          cpu_s: exit.cpu_user_s + exit.cpu_sys_s,
+          wall_s: exit.wall_s
+        ).freeze
+      end
+
+      attr_reader :threads
+
+      def initialize(binary:, threads:, connections:, timeout_s:, connection:, cpus: nil)
+        unless self.class.supports?(connection)
+          raise ExperimentError, "wrk cannot run connection mode '#{connection}'; it supports #{MODES.join(" and ")}"
+        end
+        @binary = binary
+        @threads = threads
+        @connections = connections
+        @timeout_s = timeout_s
+        @connection = connection
+        @cpus = cpus
+      end
+
+      def argv(url, duration_s)
+        args = [@binary, "--threads", @threads, "--connections", @connections, "--duration", "#{duration_s}s",
+          "--timeout", "#{@timeout_s}s", "--script", SCRIPT]
+        args += ["--header", "Connection: close"] if @connection == "close"
+        (args << url).map(&:to_s)
+      end
+
+      # Runs wrk for duration_s (whole seconds) against url; its output goes to dir/<label>.log and
+      # <label>.json. Stops wrk in any case, so that Ctrl-C never leaves it running.
+      def run(url, duration_s:, dir:, label:)
+        json = File.join(dir, "#{label}.json")
+        FileUtils.rm_f(json)
+        log = File.join(dir, "#{label}.log")
+        child = Child.spawn(argv(url, duration_s), env: {"RUBYRIG_WRK_JSON" => json}, cpus: @cpus, out: log, err: [:child, :out])
+        exit = child.wait(timeout_s: duration_s + @timeout_s + GRACE_S)
+        raise RunFailed, "wrk did not finish within #{duration_s + @timeout_s + GRACE_S} s; see #{log}" unless exit
+        unless exit.success? && File.exist?(json)
+          raise RunFailed, "wrk #{exit.describe}: #{last_line(log)} (see #{log})"
+        end
+        self.class.parse(JSON.parse(File.read(json)), exit)
+      ensure
+        child&.stop
+      end
+
+      private
+
+      def last_line(path)
+        File.foreach(path).map(&:strip).reject(&:empty?).last.to_s[0, 200]
+      end
+    end
+  end
+end

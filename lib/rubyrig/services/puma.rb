@@ -1,0 +1,118 @@
+# The Puma app server as a measured service. It writes Puma's config for the batch (127.0.0.1, a free
+# port, processes and threads, production), starts Puma with the target runtime from that runtime's
+# gem set through ProcessRun (so that the probe, the Monitor and the variant checks cover the master
+# and every worker), waits until a GET is answered, and stops it with TERM, a deadline, then KILL of
+# its process group.
+module Rubyrig
+  module Services
+    class Puma
+      # Puma exited or stayed silent while booting; the message names the log kept in the artifacts.
+      class BootFailed < Error; end
+
+      LAUNCH = 'load Gem.bin_path("puma", "puma")'
+      LOG_PREFIX = "server-"
+      CONFIG_FILE = "puma.rb"
+      POLL_S = 0.01
+
+      attr_reader :port, :boot_s
+
+      # context: the batch's Drivers::Context with cpus set to the server's CPUs.
+      def initialize(context:, rackup:, processes:, threads:, port:, boot_timeout_s:, path: "/", env: {})
+        @context = context
+        @rackup = rackup
+        @processes = processes
+        @threads = threads
+        @port = port
+        @boot_timeout_s = boot_timeout_s
+        @path = path
+        @env = env
+      end
+
+      def url = "http://#{HOST}:#{@port}#{@path}"
+
+      def log_path(stream = "stderr") = File.join(@context.artifacts_dir, "#{LOG_PREFIX}#{stream}.log")
+
+      # Starts Puma and returns once it answers; sets boot_s (spawn to first good response).
+      def start
+        launch = @context.launch
+        File.write(config_path, config_text)
+        argv = [launch.interpreter.path, *launch.ruby_flags, "-rbundler/setup", "-e", LAUNCH, "--", "-C", config_path]
+        @process = Drivers::ProcessRun.new(@context)
+        @process.start(argv, env: @process.env.merge(@env), chdir: File.dirname(@rackup), log_prefix: LOG_PREFIX)
+        @boot_s = wait_until_ready
+        self
+      end
+
+      # A reading of the whole server tree now (from /proc): its CPU seconds so far and the time.
+      def sample = @process.monitor.sample
+
+      # Records end memory, then stops the tree and returns the ProcessRun::Outcome.
+      def stop(grace_s: 10.0)
+        @process.snapshot
+        @process.finish(stopped: true, grace_s: grace_s)
+      end
+
+      # Stops whatever still runs without collecting anything; for ensure blocks.
+      def abort = @process&.abort
+
+      def config_text
+        lines = [
+          "# Written by rubyrig for one batch.",
+          "bind #{"tcp://#{HOST}:#{@port}".dump}",
+          "threads #{@threads}, #{@threads}",
+          "workers #{(@processes > 1) ? @processes : 0}",
+          "environment \"production\"",
+          "rackup #{@rackup.dump}",
+          "directory #{File.dirname(@rackup).dump}"
+        ]
+        lines << "preload_app!" if @processes > 1
+        lines.join("\n") + "\n"
+      end
+
+      private
+
+      def config_path = File.join(@context.artifacts_dir, CONFIG_FILE)
+
+      def wait_until_ready
+        child = @process.child
+        deadline = now + @boot_timeout_s
+        loop do
+          raise BootFailed, "Puma exited while booting (#{child.wait.describe}): #{log_reason}; its log is kept in #{log_path}" if child.exited?
+          status = HttpCheck.status(HOST, @port, @path, timeout_s: [deadline - now, 1.0].min.clamp(0.05, 1.0))
+          if status
+            return now - child.started_at if status.between?(200, 299)
+            raise BootFailed, "the app answered GET #{@path} with status #{status}#{status_hint(status)}; see #{log_path("stdout")}"
+          end
+          if now > deadline
+            raise BootFailed, "Puma did not answer GET #{@path} on port #{@port} within #{@boot_timeout_s} s (raise boot_timeout_s?): #{log_reason}; its log is kept in #{log_path}"
+          end
+          sleep POLL_S
+        end
+      end
+
+      def status_hint(status)
+        if status.between?(300, 399)
+          ", a redirect that wrk would measure instead of the app: give a path that answers 2xx with `path:` (or turn off config.force_ssl)"
+        else
+          ": give a route that answers 2xx with `path:`"
+        end
+      end
+
+      # The most telling line of a failed boot: Puma's own "! ..." line, else the first error line.
+      def log_reason
+        out = read_lines(log_path("stdout"))
+        err = read_lines(log_path("stderr"))
+        line = out.find { |l| l.start_with?("!") }&.delete_prefix("!")&.strip ||
+          err.find { |l| l.match?(/Error|error|cannot|Could not/) } || err.last || out.last || "no output"
+        line = "#{line} (add gem \"puma\" to the app's Gemfile)" if line.match?(/puma/i) && line.match?(/not (currently )?(included|find)|can't find/)
+        line[0, 240]
+      end
+
+      def read_lines(path)
+        File.exist?(path) ? File.foreach(path).map(&:strip).reject(&:empty?) : []
+      end
+
+      def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    end
+  end
+end

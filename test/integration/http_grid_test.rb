@@ -1,0 +1,67 @@
+# Real Puma and wrk: a processes x threads grid (1, 2 x 1, 4) of builtin:rack-hello on the system Ruby
+# and on CRuby 3.3.8, each runtime from its own gem set; cluster mode must report master and workers.
+require "test_helper"
+require "digest"
+
+class HttpGridTest < Minitest::Test
+  include SlowTest
+
+  DEV_RUBY = "/tmp/rbuild/ruby-3.3.8/bin/ruby"
+
+  def ruby_338
+    catalog = Rubyrig::Runtimes::Catalog.new(
+      discovery: Rubyrig::Runtimes::Discovery.new(env: ENV.to_h, cache_dir: cache_dir),
+      fingerprint: Rubyrig::Runtimes::Fingerprint.new(cache_dir: cache_dir)
+    )
+    catalog.resolve("3.3.8")
+    "3.3.8"
+  rescue Rubyrig::RuntimeSpecError # not built into rubyrig's cache: fall back to the development build
+    return DEV_RUBY if File.executable?(DEV_RUBY)
+    skip "CRuby 3.3.8 is not available: run `rubyrig build 3.3.8` (or build it at #{DEV_RUBY})"
+  end
+
+  def test_processes_by_threads_grid_on_two_runtimes
+    dir = tmpdir
+    other = ruby_338
+    exp = write(dir, "grid.yml", <<~YAML)
+      runtimes: [system, "#{other}"]
+      workloads:
+        - builtin: rack-hello
+          params: {processes: [1, 2], threads: [1, 4]}
+          duration_s: 2
+          warmup_s: 1
+      batches: 2
+      seed: 7
+    YAML
+    results = File.join(dir, "run")
+    status, out, err = run_cli("run", exp, "--results", results)
+    assert_equal 0, status, "#{out}\n#{err}"
+
+    store = Rubyrig::Store.open(results)
+    trials = store.trials
+    assert_equal 16, trials.size
+    assert trials.all? { |t| t.status == "ok" }, trials.reject { |t| t.status == "ok" }.map(&:reason).inspect
+    assert_equal [[1, 1], [1, 4], [2, 1], [2, 4]], trials.map { |t| [t.params["processes"], t.params["threads"]] }.uniq.sort
+
+    trials.each do |trial|
+      processes = trial.params["processes"]
+      # Single mode is one Ruby process; cluster mode is the master plus one per worker, each with a probe.
+      assert_equal((processes == 1) ? 1 : processes + 1, trial.facts["ruby_processes"], trial.cell_key)
+      assert_operator trial.metrics["requests_per_s"], :>, 0
+      assert_equal File.read(File.join(results, "artifacts", trial.batch_id, "puma.rb"))[/^threads (\d+)/, 1].to_i, trial.params["threads"]
+    end
+
+    by_runtime = trials.group_by(&:runtime)
+    assert_match(/ruby 3\.1\./, by_runtime.fetch("system").first.facts["description"])
+    assert_match(/ruby 3\.3\.8/, by_runtime.fetch(other).first.facts["description"])
+    bundles = store.meta.fetch("bundles")
+    assert_equal 2, bundles.size
+    refute_equal bundles[0]["lockfile"], bundles[1]["lockfile"], "each runtime installs its own gem set"
+    by_runtime.each do |runtime, list|
+      lockfile = bundles.find { |b| b["runtime"] == runtime }.fetch("lockfile")
+      assert_equal [Digest::SHA256.file(lockfile).hexdigest], list.map { |t| t.facts["lockfile_sha256"] }.uniq
+      assert list.all? { |t| t.facts.dig("gems", "puma") }
+    end
+    assert_match(/processes=2 threads=4/, out)
+  end
+end

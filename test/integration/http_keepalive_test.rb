@@ -1,0 +1,50 @@
+# Real Puma and wrk: builtin:rack-hello with connection [keepalive, close] must report keepalive faster,
+# with a 95% bootstrap CI that excludes 1, and every batch must carry the HTTP metrics and CPU split.
+require "test_helper"
+
+class HttpKeepaliveTest < Minitest::Test
+  include SlowTest
+
+  def test_keepalive_is_faster_than_connection_close_with_a_ci
+    dir = tmpdir
+    exp = write(dir, "keepalive.yml", <<~YAML)
+      runtimes: [system]
+      workloads:
+        - builtin: rack-hello
+          params: {connection: [keepalive, close]}
+          duration_s: 2
+          warmup_s: 1
+      batches: 6
+      seed: 42
+    YAML
+    results = File.join(dir, "run")
+    status, out, err = run_cli("run", exp, "--results", results)
+    assert_equal 0, status, "#{out}\n#{err}"
+
+    store = Rubyrig::Store.open(results)
+    report = Rubyrig::Analysis.new.analyze(meta: store.meta, trials: store.trials)
+    contrast = Rubyrig::Analysis::HttpDerived.new.compute(report).connection_modes.fetch(0)
+    assert_equal "close", contrast.mode
+    assert_equal "slower", contrast.verdict, "close against keepalive: #{contrast.ratio} #{contrast.ci.inspect} p=#{contrast.p_adjusted}"
+    assert_operator contrast.ci[1], :<, 1.0
+    assert_match(/close \d\.\d+x \[\d\.\d+, \d\.\d+\] p=\S+ slower \(keepalive faster\)/, out)
+
+    store.trials.each do |trial|
+      assert_equal "ok", trial.status
+      m = trial.metrics
+      assert_operator m["request_count"], :>, 0
+      assert_in_delta m["request_count"] / m["measured_s"], m["requests_per_s"], 1e-6
+      assert_operator m["latency_p50_s"], :<=, m["latency_p99_s"]
+      assert_operator m["latency_p99_s"], :<=, m["latency_max_s"]
+      %w[boot_s warmup_requests_per_s server_cpu_s load_cpu_fraction end_rss_bytes end_pss_bytes peak_rss_bytes].each do |key|
+        assert_operator m[key], :>, 0, key
+      end
+      assert_equal 0, m["error_count"]
+      assert_equal trial.params["connection"], trial.facts["connection"]
+    end
+    expected = Rubyrig::CpuSplit.resolve
+    assert_equal expected.to_h, store.meta.dig("workloads", "builtin:rack-hello", "cpu_split")
+    assert_match(/\Awrk /, store.meta.dig("workloads", "builtin:rack-hello", "load_generator"))
+    assert_equal expected.server, store.trials.first.facts["server_cpus"]
+  end
+end

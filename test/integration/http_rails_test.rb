@@ -1,0 +1,42 @@
+# Real Puma and wrk: builtin:rails-hello next to builtin:rack-hello on the system Ruby gives the Rails
+# overhead per request (1/rails - 1/rack) with a bootstrap CI, in the terminal and Markdown reports.
+require "test_helper"
+
+class HttpRailsTest < Minitest::Test
+  include SlowTest
+
+  def test_rails_overhead_per_request
+    dir = tmpdir
+    exp = write(dir, "overhead.yml", <<~YAML)
+      runtimes: [system]
+      workloads:
+        - builtin: rack-hello
+          duration_s: 2
+          warmup_s: 1
+        - builtin: rails-hello
+          duration_s: 2
+          warmup_s: 1
+      batches: 2
+      seed: 5
+    YAML
+    results = File.join(dir, "run")
+    status, out, err = run_cli("run", exp, "--results", results)
+    assert_equal 0, status, "#{out}\n#{err}"
+
+    store = Rubyrig::Store.open(results)
+    rails = store.trials.select { |t| t.workload == "builtin:rails-hello" }
+    assert_equal %w[ok ok], rails.map(&:status)
+    assert rails.all? { |t| t.facts["framework"] == "rails" && t.facts.dig("gems", "railties") }
+    assert rails.all? { |t| t.facts["yjit_enabled"] == false }, "Rails must not turn YJIT on behind the runtime's back"
+    report = Rubyrig::Analysis.new.analyze(meta: store.meta, trials: store.trials)
+    overhead = Rubyrig::Analysis::HttpDerived.new.compute(report).rails_overhead.fetch(0)
+    rack_rate = report.summary(report.cells.find { |c| c.workload == "builtin:rack-hello" }.key, "requests_per_s").mean
+    rails_rate = report.summary(report.cells.find { |c| c.workload == "builtin:rails-hello" }.key, "requests_per_s").mean
+    assert_operator rails_rate, :<, rack_rate
+    assert_operator overhead.overhead_s, :>, 0
+    assert_operator overhead.ci[0], :<=, overhead.overhead_s
+    assert_operator overhead.ci[1], :>=, overhead.overhead_s
+    assert_match(/Rails overhead per request.*\n    system \| processes=1 threads=1 connection=keepalive connections=8: \d+ µs \[\d+, \d+\] µs/, out)
+    assert_match(/\*\*Rails overhead per request\*\*/, File.read(File.join(results, "report.md")))
+  end
+end

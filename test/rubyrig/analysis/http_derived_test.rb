@@ -1,0 +1,97 @@
+# Tests the HTTP-only figures on hand-made trials: connection modes against keepalive, and the Rails
+# overhead per request (1/rails - 1/rack) with its bootstrap interval.
+require "test_helper"
+
+class HttpDerivedTest < Minitest::Test
+  RACK = "builtin:rack-hello"
+  RAILS = "builtin:rails-hello"
+  BASE = {"processes" => 1, "threads" => 1, "connections" => 8}.freeze
+
+  def cells
+    [
+      {"index" => 0, "runtime" => "system", "workload" => RACK, "params" => BASE.merge("connection" => "keepalive")},
+      {"index" => 1, "runtime" => "system", "workload" => RACK, "params" => BASE.merge("connection" => "close")},
+      {"index" => 2, "runtime" => "system", "workload" => RAILS, "params" => BASE.merge("connection" => "keepalive")}
+    ]
+  end
+
+  def meta
+    {
+      "baseline" => "system",
+      "plan" => {"seed" => 7, "cells" => cells, "order" => []},
+      "workloads" => {
+        RACK => {"kind" => "http", "framework" => "rack", "primary_metric" => "requests_per_s"},
+        RAILS => {"kind" => "http", "framework" => "rails", "primary_metric" => "requests_per_s"}
+      }
+    }
+  end
+
+  def trials(rates_by_cell, status: "ok")
+    rates_by_cell.flat_map do |index, rates|
+      cell = Rubyrig::Plan.from_h(meta["plan"]).cells[index]
+      rates.each_with_index.map do |rate, i|
+        Rubyrig::Trial.new(batch_id: "c#{index}-b#{i}", cell_key: cell.key, runtime: cell.runtime, workload: cell.workload,
+          params: cell.params, status: (i.zero? ? status : "ok"), metrics: {"requests_per_s" => rate, "latency_p99_s" => 0.01})
+      end
+    end
+  end
+
+  def derive(trials)
+    report = Rubyrig::Analysis.new(resamples: 2000).analyze(meta: meta, trials: trials)
+    Rubyrig::Analysis::HttpDerived.new(resamples: 2000).compute(report)
+  end
+
+  def test_close_against_keepalive_is_slower_with_an_interval_below_one
+    derived = derive(trials({0 => [10_000, 10_100, 9_900, 10_050, 9_950], 1 => [6_000, 6_100, 5_900, 6_050, 5_950], 2 => [1_000] * 5}))
+    contrast = derived.connection_modes.first
+    assert_equal 1, derived.connection_modes.size
+    assert_equal "close", contrast.mode
+    assert_equal "keepalive", contrast.reference
+    assert_in_delta 0.6, contrast.ratio, 0.01
+    assert_operator contrast.ci[1], :<, 1.0
+    assert_operator contrast.p_adjusted, :<, 0.05
+    assert_equal "slower", contrast.verdict
+  end
+
+  def test_rails_overhead_is_the_difference_of_time_per_request
+    derived = derive(trials({0 => [10_000, 10_000, 12_500, 8_000], 1 => [5_000] * 4, 2 => [1_000, 1_250, 800, 1_000]}))
+    overhead = derived.rails_overhead.first
+    rails_s = [1 / 1000.0, 1 / 1250.0, 1 / 800.0, 1 / 1000.0].sum / 4
+    rack_s = [1 / 10_000.0, 1 / 10_000.0, 1 / 12_500.0, 1 / 8_000.0].sum / 4
+    assert_in_delta rails_s - rack_s, overhead.overhead_s, 1e-12
+    assert_equal RAILS, overhead.rails_workload
+    assert_equal RACK, overhead.rack_workload
+    assert_equal "keepalive", overhead.params["connection"]
+    assert_operator overhead.ci[0], :<=, overhead.overhead_s
+    assert_operator overhead.ci[1], :>=, overhead.overhead_s
+    assert_operator overhead.ci[0], :>, 0
+  end
+
+  def test_overhead_needs_the_same_server_settings
+    derived = derive(trials({1 => [5_000] * 3, 2 => [1_000] * 3}))
+    assert_empty derived.rails_overhead, "close (rack) must not be paired with keepalive (rails)"
+  end
+
+  def test_batches_with_errors_are_counted_per_cell
+    derived = derive(trials({0 => [10_000, 10_100, 9_900]}, status: "ok_with_errors"))
+    detail = derived.cells.find { |d| d.cell.index == 0 }
+    assert_equal 3, detail.n
+    assert_equal 1, detail.with_errors
+    assert_in_delta 0.01, detail.medians["latency_p99_s"]
+  end
+
+  def test_reports_show_the_sections
+    report = Rubyrig::Analysis.new(resamples: 2000).analyze(meta: meta,
+      trials: trials({0 => [10_000, 10_100, 9_900, 10_050, 9_950], 1 => [6_000, 6_100, 5_900, 6_050, 5_950], 2 => [1_000] * 5}, status: "ok_with_errors"))
+    text = Rubyrig::Reporters::Terminal.new(report).render
+    assert_match(/close 0\.\d+x \[0\.\d+, 0\.\d+\] p=\S+ slower \(keepalive faster\)/, text)
+    assert_match(/Rails overhead per request.*\n.*system \| processes=1 threads=1 connection=keepalive connections=8: 9\d\d µs/, text)
+    assert_match(/1 of 5 batches ok with errors/, text)
+    markdown = Rubyrig::Reporters::Markdown.new(report).render
+    assert_match(/\*\*Rails overhead per request\*\*/, markdown)
+    assert_match(/\| close \| 0\.\d+x/, markdown)
+    json = JSON.parse(Rubyrig::Reporters::Json.new(report).render)
+    assert_equal "slower", json.dig("http", "connection_modes", 0, "verdict")
+    assert_in_delta 0.0009, json.dig("http", "rails_overhead", 0, "overhead_s"), 0.0001
+  end
+end

@@ -1,0 +1,96 @@
+# Tests how http workload entries are read: defaults, the app path and its gem set, and the errors
+# that must name the line and the fix (uneven connections, client-close, unknown parameters, no wrk).
+require "test_helper"
+
+class HttpOptionsTest < Minitest::Test
+  def experiment(dir, yaml)
+    Rubyrig::Experiment.load(write(dir, "exp.yml", yaml))
+  end
+
+  def test_builtin_rack_hello_is_an_http_workload_with_defaults
+    exp = experiment(tmpdir, "runtimes: [system]\nworkloads: [builtin:rack-hello]\n")
+    workload = exp.workloads.first
+    assert_equal "http", workload.kind
+    assert_equal({"processes" => [1], "threads" => [1], "connection" => ["keepalive"], "connections" => [8]}, workload.params)
+    assert_equal 10, workload.options["duration_s"]
+    assert_equal 5, workload.options["warmup_s"]
+    assert_in_delta 0.01, workload.options["max_error_rate"]
+    assert_equal File.join(Rubyrig::Builtins::DIR, "rack-hello", "config.ru"), workload.options["rackup"]
+    assert_equal File.join(Rubyrig::Builtins::DIR, "rack-hello", "Gemfile"), workload.gemfile
+    assert_equal "requests_per_s", Rubyrig::Drivers.fetch("http").primary_metric(workload)
+  end
+
+  def test_app_key_takes_a_config_ru_and_defaults_to_the_rack_gem_set
+    dir = tmpdir
+    write(dir, "app/config.ru", "run ->(env) { [200, {}, ['x']] }\n")
+    exp = experiment(dir, "runtimes: [system]\nworkloads:\n  - app: app\n    params: {threads: [1, 2]}\n")
+    workload = exp.workloads.first
+    assert_equal File.join(dir, "app", "config.ru"), workload.target
+    assert_equal Rubyrig::Builtins.fetch("rack-hello").gemfile, workload.gemfile
+    assert_equal "rack", Rubyrig::Drivers::Http.framework(workload.target)
+  end
+
+  def test_an_app_with_its_own_gemfile_uses_it
+    dir = tmpdir
+    write(dir, "rails/config.ru", "run Rails.application\n")
+    write(dir, "rails/config/application.rb", "\n")
+    write(dir, "rails/Gemfile", "gem 'puma'\n")
+    workload = experiment(dir, "runtimes: [system]\nworkloads: [{app: rails}]\n").workloads.first
+    assert_equal File.join(dir, "rails", "Gemfile"), workload.gemfile
+    assert_equal "rails", Rubyrig::Drivers::Http.framework(workload.target)
+  end
+
+  def test_missing_app_names_the_line
+    error = assert_raises(Rubyrig::ExperimentError) { experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - app: nope.ru\n") }
+    assert_match(/exp\.yml:3: .*nope\.ru: no such config\.ru/, error.message)
+  end
+
+  def test_connections_must_divide_by_load_threads
+    yaml = "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    load_threads: 4\n    params:\n      connections: [8, 10]\n"
+    error = assert_raises(Rubyrig::ExperimentError) { experiment(tmpdir, yaml) }
+    assert_match(/exp\.yml:6: connections 10 is not a multiple of load_threads 4: wrk would leave 2 connection\(s\) unused/, error.message)
+  end
+
+  def test_client_close_is_refused_naming_a_generator_that_would_do_it
+    yaml = "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    params:\n      connection: [keepalive, client-close]\n"
+    error = assert_raises(Rubyrig::ExperimentError) { experiment(tmpdir, yaml) }
+    assert_match(/exp\.yml:5: connection client-close needs a load generator that closes each connection itself/, error.message)
+    assert_match(/httperf/, error.message)
+    assert_match(/use `close`/, error.message)
+  end
+
+  def test_unknown_connection_mode_and_unknown_parameter
+    error = assert_raises(Rubyrig::ExperimentError) do
+      experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    params: {connection: pipelined}\n")
+    end
+    assert_match(/'pipelined' is not a connection mode; use keepalive, close, client-close/, error.message)
+    dir = tmpdir
+    write(dir, "config.ru", "run ->(env) { [200, {}, ['x']] }\n")
+    error = assert_raises(Rubyrig::ExperimentError) do
+      experiment(dir, "runtimes: [system]\nworkloads:\n  - app: config.ru\n    params: {thread: 2}\n")
+    end
+    assert_match(/thread is not a parameter of an http workload; did you mean 'threads'\?/, error.message)
+  end
+
+  def test_whole_seconds_are_required_by_wrk
+    error = assert_raises(Rubyrig::ExperimentError) do
+      experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    duration_s: 1.5\n")
+    end
+    assert_match(/exp\.yml:4: duration_s must be a whole positive number \(wrk takes whole seconds\)/, error.message)
+  end
+
+  def test_a_missing_wrk_is_a_one_line_error_naming_the_fix
+    error = assert_raises(Rubyrig::ToolMissing) do
+      experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    wrk: no-such-wrk-binary\n")
+    end
+    assert_equal "no-such-wrk-binary is not installed or not executable: install it (Debian/Ubuntu: apt-get install wrk) " \
+      "or give its path with `wrk: /path/to/wrk`", error.message
+  end
+
+  def test_cpu_lists_are_checked
+    error = assert_raises(Rubyrig::ExperimentError) do
+      experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    server_cpus: one\n")
+    end
+    assert_match(/server_cpus must be a CPU list such as "1" or "0-1"/, error.message)
+  end
+end

@@ -1,0 +1,31 @@
+# Tests the http driver's pure decisions: when the load generator counts as saturated, and that a
+# resumed run keeps the CPU split of its original command line.
+require "test_helper"
+
+class HttpDriverTest < Minitest::Test
+  def test_no_warning_while_the_generator_has_headroom
+    assert_nil Rubyrig::Drivers::Http.saturation_warning(0.3, 1.0)
+    assert_nil Rubyrig::Drivers::Http.saturation_warning(nil, 1.0)
+  end
+
+  def test_warns_when_the_generator_and_not_the_server_is_saturated
+    warning = Rubyrig::Drivers::Http.saturation_warning(0.97, 0.55)
+    assert_equal "the load generator, not the server, is saturated (wrk used 97% of its CPUs, the server 55% of its): " \
+      "the throughput measures wrk; give it more load_threads or --load-cpus", warning
+  end
+
+  def test_says_so_when_both_are_saturated
+    assert_match(/saturated as well as the server/, Rubyrig::Drivers::Http.saturation_warning(0.95, 0.99))
+  end
+
+  def test_resume_keeps_the_cpu_split_of_the_original_command_line
+    settings = Rubyrig::Settings.from_env({}, out: StringIO.new, err: StringIO.new)
+    command = Rubyrig::Commands::Run.new([], settings)
+    command.send(:resume_cpu_split, {"command_line" => %w[rubyrig run exp.yml --server-cpus 1 --load-cpus=0]})
+    assert_equal "1", settings.server_cpus
+    assert_equal "0", settings.load_cpus
+    settings.server_cpus = "0"
+    command.send(:resume_cpu_split, {"command_line" => %w[rubyrig run exp.yml --server-cpus 1]})
+    assert_equal "0", settings.server_cpus, "a split given to the resume wins"
+  end
+end
