@@ -28,14 +28,14 @@ module Rubyrig
       {name: "warmup_requests_per_s", unit: "1/s", higher_is_better: true, kind: :speed, rate: true, label: "requests/s during warmup"},
       {name: "request_count", unit: "", higher_is_better: true, kind: :resource, label: "completed responses"},
       {name: "measured_s", unit: "s", higher_is_better: false, kind: :resource, label: "measured duration"},
-      {name: "error_rate", unit: "", higher_is_better: false, kind: :resource, label: "error rate"},
+      {name: "error_rate", unit: "fraction", higher_is_better: false, kind: :resource, label: "error rate"},
       {name: "connect_error_count", unit: "", higher_is_better: false, kind: :resource, label: "connect errors"},
       {name: "read_error_count", unit: "", higher_is_better: false, kind: :resource, label: "read errors"},
       {name: "write_error_count", unit: "", higher_is_better: false, kind: :resource, label: "write errors"},
       {name: "timeout_error_count", unit: "", higher_is_better: false, kind: :resource, label: "timeouts"},
       {name: "non_2xx_3xx_count", unit: "", higher_is_better: false, kind: :resource, label: "non-2xx/3xx responses"},
       {name: "server_cpu_s", unit: "s", higher_is_better: false, kind: :resource, label: "server CPU (measured run)"},
-      {name: "server_cpu_fraction", unit: "", higher_is_better: false, kind: :resource, label: "server CPU / its CPUs"},
+      {name: "server_cpu_fraction", unit: "fraction", higher_is_better: false, kind: :resource, label: "server CPU / its CPUs"},
       {name: "load_cpu_s", unit: "s", higher_is_better: false, kind: :resource, label: "load generator CPU time"},
       # jobs workloads
       {name: "jobs_per_s", unit: "1/s", higher_is_better: true, kind: :speed, rate: true, label: "jobs/s"},
@@ -82,9 +82,17 @@ module Rubyrig
 
     module_function
 
+    # A metric outside the catalogue (e.g. a per-check latency) gets its unit and direction from
+    # its name's suffix: _per_s is a rate (higher is better), _s seconds and _bytes bytes (lower).
     def fetch(name)
       CATALOGUE.fetch(name) do
-        Definition.new(name: name, unit: "", higher_is_better: false, kind: :resource, rate: false, label: name).freeze
+        unit, higher, rate = case name
+        when /_per_s\z/ then ["1/s", true, true]
+        when /_s\z/ then ["s", false, false]
+        when /_bytes\z/ then ["B", false, false]
+        else ["", false, false]
+        end
+        Definition.new(name: name, unit: unit, higher_is_better: higher, kind: :resource, rate: rate, label: name).freeze
       end
     end
 

@@ -46,10 +46,15 @@ class HttpGridTest < Minitest::Test
     trials.each do |trial|
       processes = trial.params["processes"]
       # Single mode is one Ruby process; cluster mode is the master plus one per worker, each with a probe.
-      assert_equal((processes == 1) ? 1 : processes + 1, trial.facts["ruby_processes"], trial.cell_key)
+      # Puma on CRuby 3.3 now and then deadlocks in its own graceful stop ("No live threads left"); such
+      # a server is killed, writes no probe file, and the batch carries a warning saying so.
+      unclean = trial.warnings.to_a.any? { |w| w.include?("did not exit cleanly") }
+      assert_equal((processes == 1) ? 1 : processes + 1, trial.facts["ruby_processes"], trial.cell_key) unless unclean
       assert_operator trial.metrics["requests_per_s"], :>, 0
       assert_equal File.read(File.join(results, "artifacts", trial.batch_id, "puma.rb"))[/^threads (\d+)/, 1].to_i, trial.params["threads"]
     end
+
+    assert_operator trials.count { |t| t.warnings.to_a.none? { |w| w.include?("did not exit cleanly") } }, :>=, 12
 
     by_runtime = trials.group_by(&:runtime)
     assert_match(/ruby 3\.1\./, by_runtime.fetch("system").first.facts["description"])

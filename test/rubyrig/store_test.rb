@@ -52,4 +52,12 @@ class StoreTest < Minitest::Test
     e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.open(dir).lock! }
     assert_match(/in use by another rubyrig process/, e.message)
   end
+
+  def test_a_batch_measured_again_starts_with_an_empty_artifacts_dir
+    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    dir = store.artifacts_dir("c0-b1")
+    File.write(File.join(dir, "probe-1.json"), "{}")
+    assert_equal dir, store.artifacts_dir("c0-b1")
+    assert_empty Dir.children(dir)
+  end
 end

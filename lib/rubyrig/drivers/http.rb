@@ -81,7 +81,6 @@ module Rubyrig
       end
 
       def run
-        clear_stale_artifacts
         split = self.class.cpu_split(@options, server_cpus: @context.server_cpus, load_cpus: @context.load_cpus,
           cpus: @context.cpus)
         server = Services::Puma.new(
@@ -98,12 +97,6 @@ module Rubyrig
       end
 
       private
-
-      # A batch resumed after Ctrl-C starts over: probe files, logs and wrk output of the cut attempt
-      # would otherwise be read as this attempt's (an extra probe file adds a process to every sum).
-      def clear_stale_artifacts
-        Dir.children(@context.artifacts_dir).each { |name| FileUtils.rm_rf(File.join(@context.artifacts_dir, name)) }
-      end
 
       def measure(server, wrk, split)
         server.start
