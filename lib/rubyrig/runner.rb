@@ -83,7 +83,7 @@ module Rubyrig
     def measure(batch, workload, bundle)
       launch = @launches.fetch(batch.cell.runtime)
       return Drivers::Base::Result.failed(launch.blocker) if launch.blocker
-      artifacts_dir = @store.artifacts_dir(batch.id)
+      artifacts_dir = @store.prepare_artifacts_dir(batch.id)
       context = Drivers::Context.new(
         batch: batch, workload: workload, launch: launch, artifacts_dir: artifacts_dir,
         cpus: @settings.cpus || @experiment.cpus, timeout_s: workload.timeout_s || @experiment.timeout_s,

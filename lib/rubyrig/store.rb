@@ -86,10 +86,12 @@ module Rubyrig
       File.write(file, text[0..(text.rindex("\n") || -1)])
     end
 
+    def artifacts_dir(batch_id) = path("artifacts", batch_id)
+
     # An empty directory for a batch's files. A batch measured again after a crash or Ctrl-C starts
     # over: the cut attempt's probe files and logs would otherwise be read as this attempt's.
-    def artifacts_dir(batch_id)
-      dir = path("artifacts", batch_id)
+    def prepare_artifacts_dir(batch_id)
+      dir = artifacts_dir(batch_id)
       FileUtils.rm_rf(dir)
       FileUtils.mkdir_p(dir)
       dir

@@ -14,7 +14,7 @@ class HttpKeepaliveTest < Minitest::Test
           params: {connection: [keepalive, close]}
           duration_s: 2
           warmup_s: 1
-      batches: 6
+      batches: 10
       seed: 42
     YAML
     results = File.join(dir, "run")

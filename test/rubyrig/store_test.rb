@@ -55,9 +55,11 @@ class StoreTest < Minitest::Test
 
   def test_a_batch_measured_again_starts_with_an_empty_artifacts_dir
     store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
-    dir = store.artifacts_dir("c0-b1")
+    dir = store.prepare_artifacts_dir("c0-b1")
     File.write(File.join(dir, "probe-1.json"), "{}")
-    assert_equal dir, store.artifacts_dir("c0-b1")
+    assert_equal dir, store.prepare_artifacts_dir("c0-b1")
     assert_empty Dir.children(dir)
+    File.write(File.join(dir, "probe-1.json"), "{}")
+    assert_equal ["probe-1.json"], Dir.children(store.artifacts_dir("c0-b1")), "asking for the path changes nothing"
   end
 end

@@ -36,13 +36,18 @@ module RubyrigDiagnostics
       GVLTools::GlobalTimer.enable
       GVLTools::LocalTimer.enable
       GVLTools::WaitingThreads.enable
+      restart_gvl_counting
+    rescue LoadError # gems not installed for this runtime: GVL metrics stay n/a
+      @gvl_started_ns = nil
+    end
+
+    # Counts from now on: the totals at this moment become the zero, and a new sampler starts.
+    def restart_gvl_counting
       @gvl_started_ns = GVLTools::GlobalTimer.monotonic_time
       @gvl_started_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       @samples = []
       @sampler_wait_ns = 0
       start_sampler
-    rescue LoadError # gems not installed for this runtime: GVL metrics stay n/a
-      @gvl_started_ns = nil
     end
 
     # Samples the number of threads waiting for the GVL. The sampler's own waits are subtracted from
@@ -170,11 +175,7 @@ module RubyrigDiagnostics
       if @gvl_started_ns
         GVLTools::WaitingThreads.disable
         GVLTools::WaitingThreads.enable
-        @gvl_started_ns = GVLTools::GlobalTimer.monotonic_time
-        @gvl_started_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-        @samples = []
-        @sampler_wait_ns = 0
-        start_sampler
+        restart_gvl_counting
       end
       restart_profile_in_child if @profiling
     end

@@ -3,30 +3,21 @@
 # times to the probe. A script that never calls bench is timed from start to finish as one run.
 # Old syntax and standard library only, like the probe.
 require File.expand_path("probe", File.dirname(__FILE__))
+require File.expand_path("params", File.dirname(__FILE__))
 
 module Rubyrig
   HARNESS_STARTED_AT = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   @bench_called = false
 
   class << self
-    # The workload's parameters as strings, from the cell ("threads" => "4").
+    # The workload's parameters as strings ("threads" => "4").
     def params
-      @params ||= ENV["RUBYRIG_PARAMS"].to_s.split("\n").each_with_object({}) do |line, acc|
-        key, value = line.split("=", 2)
-        acc[key] = value if key && value
-      end
+      RubyrigParams.all
     end
 
     # One parameter converted to the type of its default: Rubyrig.param("threads", 1) => 4.
     def param(name, default)
-      raw = params[name.to_s]
-      return default if raw.nil?
-      case default
-      when Integer then Integer(raw, 10)
-      when Float then Float(raw)
-      when true, false then %w[1 true yes on].include?(raw.downcase)
-      else raw
-      end
+      RubyrigParams.fetch(name, default)
     end
 
     # Runs the block `warmup` times, then `iterations` times, timing each call. The experiment's

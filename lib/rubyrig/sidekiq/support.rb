@@ -2,6 +2,7 @@
 # step): what the workload's jobs file declares, the cell's parameters, the start gate that holds the
 # workers until rubyrig opens it, and the server middleware that times every job on the monotonic clock.
 # Standard library and Sidekiq only, old syntax (Ruby 2.6 and JRuby too), never prints to stdout.
+require File.expand_path("../probe/params", File.dirname(__FILE__))
 
 module RubyrigJobs
   # What a jobs file declares: the job class, the arguments of job number i, a setup hook (before the
@@ -29,21 +30,12 @@ module RubyrigJobs
 
     # The cell's parameters as strings ("checks" => "http,tcp").
     def params
-      @params ||= ENV["RUBYRIG_PARAMS"].to_s.split("\n").each_with_object({}) do |line, acc|
-        key, value = line.split("=", 2)
-        acc[key] = value if key && value
-      end
+      RubyrigParams.all
     end
 
     # One parameter converted to the type of its default.
     def param(name, default)
-      raw = params[name.to_s]
-      return default if raw.nil?
-      case default
-      when Integer then Integer(raw, 10)
-      when Float then Float(raw)
-      else raw
-      end
+      RubyrigParams.fetch(name, default)
     end
 
     def job_count

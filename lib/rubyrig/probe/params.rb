@@ -1,0 +1,26 @@
+# Loaded INSIDE the measured process: the cell's parameters from RUBYRIG_PARAMS ("key=value" lines),
+# typed like the default asked for. Shared by the script harness and the jobs support code.
+# Old syntax and standard library only, like the probe.
+
+module RubyrigParams
+  class << self
+    def all
+      @all ||= ENV["RUBYRIG_PARAMS"].to_s.split("\n").each_with_object({}) do |line, acc|
+        key, value = line.split("=", 2)
+        acc[key] = value if key && value
+      end
+    end
+
+    # One parameter converted to the type of its default: fetch("threads", 1) => 4.
+    def fetch(name, default)
+      raw = all[name.to_s]
+      return default if raw.nil?
+      case default
+      when Integer then Integer(raw, 10)
+      when Float then Float(raw)
+      when true, false then %w[1 true yes on].include?(raw.downcase)
+      else raw
+      end
+    end
+  end
+end
