@@ -89,9 +89,12 @@ module Rubyrig
       }
     end
 
-    # Holm correction within each metric, across every comparison of that metric.
+    # Holm correction within each family: one metric of one workload and parameter combination, across
+    # every runtime compared there with the baseline. Each such group answers its own question ("on
+    # this workload, which runtimes differ?"); pooling all groups would make a large sweep unable to
+    # show anything at 5 batches (an exact test's smallest p is 2/252 = 0.008).
     def adjust(raw)
-      raw.group_by { |c| c[:metric] }.flat_map do |metric, group|
+      raw.group_by { |c| [c[:metric], c[:workload], c[:params]] }.flat_map do |(metric, _, _), group|
         adjusted = Stats.holm(group.map { |c| c[:p_value] })
         definition = Metrics.fetch(metric)
         group.zip(adjusted).map do |c, p_adjusted|
@@ -115,18 +118,33 @@ module Rubyrig
         unless failed.empty?
           list << "#{cell.key}: #{failed.size} failed batch#{"es" if failed.size > 1} (#{failed.first.reason})"
         end
-        primary = meta.dig("workloads", cell.workload, "primary_metric")
-        summary = summaries.find { |s| s.cell_key == cell.key && s.metric == primary }
-        if summary&.cv && summary.cv > CV_LIMIT
-          list << format("%s: %s varies a lot between batches (CV %.1f%% > %d%%); close other programs, pin CPUs with --cpus or add batches",
-            cell.key, Metrics.fetch(primary).label, summary.cv * 100, (CV_LIMIT * 100).round)
-        end
       end
+      list.concat(variation_warnings(meta, cells, summaries))
       list.concat(host_warnings(meta))
       list.concat(gvl_warnings(cells, ok))
       list.concat((meta["runtimes"] || {}).values.flat_map { |r| r["warnings"] || [] })
       list.concat(trials.flat_map { |t| (t.warnings || []).map { |w| "#{t.cell_key}: #{w}" } })
       list.uniq
+    end
+
+    # A line per cell whose primary metric varies more than CV_LIMIT between batches, or one line for
+    # all of them when there are many (a noisy host makes every cell vary).
+    def variation_warnings(meta, cells, summaries)
+      noisy = cells.filter_map do |cell|
+        primary = meta.dig("workloads", cell.workload, "primary_metric")
+        summary = summaries.find { |s| s.cell_key == cell.key && s.metric == primary }
+        [cell, Metrics.fetch(primary).label, summary.cv] if summary&.cv && summary.cv > CV_LIMIT
+      end
+      advice = "close other programs, pin CPUs with --cpus or add batches"
+      limit = (CV_LIMIT * 100).round
+      if noisy.size > 3
+        worst = noisy.max_by(&:last)
+        return [format("%d of %d cells vary more than %d%% between batches (CV %.1f%% to %.1f%%, most in %s); %s",
+          noisy.size, cells.size, limit, noisy.map(&:last).min * 100, worst.last * 100, worst.first.key, advice)]
+      end
+      noisy.map do |cell, label, cv|
+        format("%s: %s varies a lot between batches (CV %.1f%% > %d%%); %s", cell.key, label, cv * 100, limit, advice)
+      end
     end
 
     # One line when every short cell has the same count, else one line per cell.

@@ -62,6 +62,16 @@ class AnalysisTest < Minitest::Test
     assert_includes report.warnings, "every cell has only 3 ok batches; statistics need 5 or more (--batches)"
   end
 
+  def test_many_varying_cells_make_one_line
+    noisy = [10.0, 14.0, 9.0, 10.05, 12.0]
+    runtimes = %w[base r1 r2 r3]
+    report = synthetic_report(runtimes: runtimes, values: runtimes.to_h { |r| [r, noisy] })
+    lines = report.warnings.grep(/vary more than 5%/)
+    assert_equal 1, lines.size
+    assert_match(/\A4 of 4 cells vary more than 5% between batches \(CV 18\.\d% to 18\.\d%, most in \S+ \| builtin:nbody \| n=1\)/, lines.first)
+    assert_empty report.warnings.grep(/varies a lot/)
+  end
+
   def test_a_busy_host_is_reported
     meta = synthetic_meta
     meta["host"]["load_average"] = [1.9, 1.0, 0.5]
