@@ -6,23 +6,9 @@ require "digest"
 class HttpGridTest < Minitest::Test
   include SlowTest
 
-  DEV_RUBY = "/tmp/rbuild/ruby-3.3.8/bin/ruby"
-
-  def ruby_338
-    catalog = Rubyrig::Runtimes::Catalog.new(
-      discovery: Rubyrig::Runtimes::Discovery.new(env: ENV.to_h, cache_dir: cache_dir),
-      fingerprint: Rubyrig::Runtimes::Fingerprint.new(cache_dir: cache_dir)
-    )
-    catalog.resolve("3.3.8")
-    "3.3.8"
-  rescue Rubyrig::RuntimeSpecError # not built into rubyrig's cache: fall back to the development build
-    return DEV_RUBY if File.executable?(DEV_RUBY)
-    skip "CRuby 3.3.8 is not available: run `rubyrig build 3.3.8` (or build it at #{DEV_RUBY})"
-  end
-
   def test_processes_by_threads_grid_on_two_runtimes
     dir = tmpdir
-    other = ruby_338
+    other = ruby33
     exp = write(dir, "grid.yml", <<~YAML)
       runtimes: [system, "#{other}"]
       workloads:
