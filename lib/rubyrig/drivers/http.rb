@@ -59,6 +59,16 @@ module Rubyrig
       def self.rackup(workload) = workload.options["rackup"] || workload.target
 
       # A warning when the load generator kept its CPUs busy: then it, not the server, may set the pace.
+      # The stop comes after the measured run, so its numbers stand; what is lost is the probe facts of
+      # any process that was killed. Ruby's own deadlock report in Puma's log is named when present.
+      def self.unclean_stop_warning(how_it_ended, log_path)
+        how = [how_it_ended]
+        if File.exist?(log_path) && File.foreach(log_path).any? { |l| l.include?("No live threads left") }
+          how << "Ruby reported \"No live threads left. Deadlock?\" in Puma's shutdown"
+        end
+        "Puma did not exit cleanly after TERM (#{how.join("; ")}); the measured run had finished, so its numbers stand; see #{log_path}"
+      end
+
       def self.saturation_warning(load_fraction, server_fraction)
         return nil unless load_fraction && load_fraction >= LOAD_SATURATED
         shares = format("wrk used %.0f%% of its CPUs, the server %.0f%% of its", load_fraction * 100, server_fraction.to_f * 100)
@@ -138,7 +148,7 @@ module Rubyrig
         saturation = self.class.saturation_warning(metrics["load_cpu_fraction"], metrics["server_cpu_fraction"])
         warnings << saturation if saturation
         unless outcome.exit&.success? || outcome.exit&.signal == "TERM"
-          warnings << "Puma did not exit cleanly after TERM (#{outcome.exit&.describe || "still running"}); see #{server.log_path}"
+          warnings << self.class.unclean_stop_warning(outcome.exit&.describe || "still running", server.log_path)
         end
         Base::Result.new(status: status, reason: reason, metrics: metrics,
           facts: base_facts(split).merge(outcome.facts).merge("gems" => gems),

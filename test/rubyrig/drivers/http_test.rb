@@ -1,5 +1,5 @@
-# Tests the http driver's pure decisions: when the load generator counts as saturated, and that a
-# resumed run keeps the CPU split of its original command line.
+# Tests the http driver's pure decisions: when the load generator counts as saturated, how an unclean
+# Puma stop is reported, and that a resumed run keeps the CPU split of its original command line.
 require "test_helper"
 
 class HttpDriverTest < Minitest::Test
@@ -12,6 +12,17 @@ class HttpDriverTest < Minitest::Test
     warning = Rubyrig::Drivers::Http.saturation_warning(0.97, 0.55)
     assert_equal "the load generator, not the server, is saturated (wrk used 97% of its CPUs, the server 55% of its): " \
       "the throughput measures wrk; give it more load_threads or --load-cpus", warning
+  end
+
+  def test_an_unclean_stop_names_rubys_deadlock_report_when_pumas_log_has_one
+    log = File.join(tmpdir, "server-stderr.log")
+    File.write(log, "puma/server.rb:660:in `join': No live threads left. Deadlock? (fatal)\n")
+    assert_equal "Puma did not exit cleanly after TERM (exited with status 1; Ruby reported \"No live threads left. " \
+      "Deadlock?\" in Puma's shutdown); the measured run had finished, so its numbers stand; see #{log}",
+      Rubyrig::Drivers::Http.unclean_stop_warning("exited with status 1", log)
+    File.write(log, "")
+    assert_equal "Puma did not exit cleanly after TERM (killed by SIGKILL); the measured run had finished, so its numbers stand; see #{log}",
+      Rubyrig::Drivers::Http.unclean_stop_warning("killed by SIGKILL", log)
   end
 
   def test_says_so_when_both_are_saturated
