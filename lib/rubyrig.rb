@@ -57,6 +57,7 @@ module Rubyrig
   autoload :Stats, "rubyrig/stats"
   autoload :Store, "rubyrig/store"
   autoload :Summary, "rubyrig/summary"
+  autoload :TextFile, "rubyrig/text_file"
   autoload :Trial, "rubyrig/trial"
   autoload :Which, "rubyrig/which"
   autoload :Workload, "rubyrig/workload"

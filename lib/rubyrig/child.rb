@@ -3,6 +3,7 @@
 require_relative "reaper"
 require_relative "which"
 require_relative "libc"
+require_relative "text_file"
 
 module Rubyrig
   class Child
@@ -36,7 +37,7 @@ module Rubyrig
           begin
             exit = child.wait(timeout_s: timeout_s)
             raise Timeout, "#{argv.first} did not finish within #{timeout_s} s" unless exit
-            return [File.read(out.path), File.read(err.path), exit]
+            return [TextFile.read(out.path), TextFile.read(err.path), exit]
           ensure
             child.stop
           end

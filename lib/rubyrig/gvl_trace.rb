@@ -31,11 +31,11 @@ module Rubyrig
 
     # A process killed while tracing leaves a file without its closing bracket; what it wrote stands.
     def read_events(path)
-      text = File.read(path).strip
+      text = TextFile.read(path).strip
       text = text.sub(/,\s*\z/, "") + "\n]" unless text.end_with?("]")
       JSON.parse(text)
     rescue JSON::ParserError # a torn last event: keep the complete lines before it
-      lines = File.readlines(path).map(&:strip).select { |l| l.start_with?("{") }.map { |l| l.chomp(",") }
+      lines = TextFile.each_line(path).map(&:strip).select { |l| l.start_with?("{") }.map { |l| l.chomp(",") }
       lines.filter_map do |line|
         JSON.parse(line)
       rescue JSON::ParserError # the torn one

@@ -11,7 +11,7 @@ module Rubyrig
     def collect(dir)
       files = Dir.glob(File.join(dir, "*.frames.json"))
       return nil if files.empty?
-      profiles = files.map { |f| JSON.parse(File.read(f)) }
+      profiles = files.map { |f| TextFile.json(f) }
       samples = profiles.sum { |p| p["samples"].to_i }
       return nil if samples.zero?
       frames = Hash.new { |h, k| h[k] = {"self" => 0, "total" => 0} }

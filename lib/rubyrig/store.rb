@@ -37,7 +37,7 @@ module Rubyrig
     end
 
     def meta
-      JSON.parse(File.read(path(RUN_FILE)))
+      TextFile.json(path(RUN_FILE))
     rescue JSON::ParserError => e
       raise StoreError, "#{path(RUN_FILE)} is damaged (#{e.message[0, 80]}); it cannot be reported or resumed"
     end
@@ -69,7 +69,7 @@ module Rubyrig
     # All complete trial lines; a last line cut short by a crash is ignored.
     def trials
       return [] unless File.exist?(path(TRIALS_FILE))
-      File.foreach(path(TRIALS_FILE)).filter_map do |line|
+      TextFile.each_line(path(TRIALS_FILE)).filter_map do |line|
         next unless line.end_with?("\n")
         Trial.from_h(JSON.parse(line))
       rescue JSON::ParserError # a torn line from a crash mid-write: the batch reruns on resume
@@ -81,7 +81,7 @@ module Rubyrig
     def repair!
       file = path(TRIALS_FILE)
       return unless File.exist?(file)
-      text = File.read(file)
+      text = File.binread(file)
       return if text.empty? || text.end_with?("\n")
       File.write(file, text[0..(text.rindex("\n") || -1)])
     end

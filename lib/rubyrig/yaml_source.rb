@@ -7,7 +7,7 @@ module Rubyrig
     attr_reader :path, :data
 
     def self.load(path)
-      text = File.read(path)
+      text = TextFile.read(path)
       new(path, text)
     rescue Errno::ENOENT, Errno::EISDIR, Errno::EACCES => e # unreadable file: say which and why
       raise ExperimentError, "cannot read experiment file #{path}: #{e.message.sub(/ @ .*/, "")}"

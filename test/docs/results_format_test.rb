@@ -5,7 +5,7 @@ require "test_helper"
 class ResultsFormatDocTest < Minitest::Test
   include SlowTest
 
-  DOC = File.read(File.join(RubyrigTest::ROOT, "docs/results-format.md"))
+  DOC = File.read(File.join(RubyrigTest::ROOT, "docs/results-format.md"), encoding: "UTF-8")
 
   # {"run.json" => {"field" => "rest of the row"}, ...} from the tables under each "## " heading.
   def self.tables
@@ -29,7 +29,7 @@ class ResultsFormatDocTest < Minitest::Test
     status, _, err = run_cli("compare", "-r", "system", "-r", "system+yjit", "--batches", "1", "--iterations", "2",
       "--warmup", "1", "--param", "steps=200", "--results", run, "--", "builtin:nbody")
     assert_equal 0, status, err
-    meta = JSON.parse(File.read(File.join(run, "run.json")))
+    meta = Rubyrig::TextFile.json(File.join(run, "run.json"))
     assert_empty meta.keys - documented("run.json"), "run.json fields missing from the document"
     assert_equal Rubyrig::RESULTS_FORMAT_VERSION, meta["format_version"]
     interpreter_row = TABLES.fetch("run.json").fetch("runtimes")
@@ -42,7 +42,7 @@ class ResultsFormatDocTest < Minitest::Test
       assert_empty trial["metrics"].keys - documented("Metrics"), "metrics missing from the document"
     end
 
-    summary = JSON.parse(File.read(File.join(run, "summary.json")))
+    summary = Rubyrig::TextFile.json(File.join(run, "summary.json"))
     assert_empty summary.keys - documented("summary.json (and --export-json)")
     rows = TABLES.fetch("summary.json (and --export-json)")
     summary["summaries"].first.each_key { |k| assert_includes rows.fetch("summaries"), "`#{k}`" }

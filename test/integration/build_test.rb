@@ -36,7 +36,7 @@ class BuildTest < Minitest::Test
     assert_equal 0, status, err + out
     assert_match(/\A3\.3\.8 is already built: ruby 3\.3\.8 /, out)
     assert_operator seconds, :<, 5.0, "the issue sets 5 s for a cached build"
-    marker = JSON.parse(File.read(File.join(cache_dir, "rubies", "3.3.8", Rubyrig::Runtimes::Builder::MARKER)))
+    marker = Rubyrig::TextFile.json(File.join(cache_dir, "rubies", "3.3.8", Rubyrig::Runtimes::Builder::MARKER))
     assert_includes marker["configure_args"], "--enable-yjit"
     assert File.file?(marker["log"]), "the build log must stay in the cache"
     status, out, = rubyrig("runtimes", timeout_s: 300)
@@ -63,7 +63,7 @@ class BuildTest < Minitest::Test
     status, out, err = run_cli("compare", "-r", "3.3.8-jemalloc", "-b", "1", "--iterations", "2", "--warmup", "0",
       "--param", "objects=20000", "--results", dir, "--", "builtin:alloc-churn")
     assert_equal 0, status, err + out
-    runtime = JSON.parse(File.read(File.join(dir, "run.json"))).dig("runtimes", "3.3.8-jemalloc")
+    runtime = Rubyrig::TextFile.json(File.join(dir, "run.json")).dig("runtimes", "3.3.8-jemalloc")
     assert_equal true, runtime.dig("interpreter", "jemalloc_linked")
     assert_match(/--with-jemalloc/, runtime.dig("interpreter", "configure_args"))
     refute runtime["env"].key?("LD_PRELOAD"), "a linked jemalloc needs no preload"

@@ -28,7 +28,7 @@ class BundlesTest < Minitest::Test
     dir = File.join(tmpdir, "run")
     status, out, err = run_cli("run", experiment(["system", "3.3.8"], RACK), "--results", dir)
     assert_equal 0, status, err + out
-    meta = JSON.parse(File.read(File.join(dir, "run.json")))
+    meta = Rubyrig::TextFile.json(File.join(dir, "run.json"))
     bundles = meta.fetch("bundles").to_h { |b| [b["runtime"], b] }
     assert_equal %w[3.3.8 system], bundles.keys.sort
     lockfiles = bundles.values.map { |b| b["lockfile"] }

@@ -22,6 +22,6 @@ class InterruptTest < Minitest::Test
     assert_operator kept.size, :>=, 2
     assert(kept.all? { |t| t["status"] == "ok" })
     assert_match(/continue with `rubyrig run --resume #{Regexp.escape(run)}`/, File.read(File.join(dir, "rubyrig.err")))
-    assert JSON.parse(File.read(File.join(run, "run.json")))["interrupted_at"]
+    assert Rubyrig::TextFile.json(File.join(run, "run.json"))["interrupted_at"]
   end
 end

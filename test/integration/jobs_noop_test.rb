@@ -31,7 +31,7 @@ class JobsNoopTest < Minitest::Test
       assert_operator t[:ready].max, :<, t[:go], "the gate opens after every worker is ready"
       assert_operator t[:go], :<=, t[:first_start], "no job starts before the gate"
     end
-    summary = JSON.parse(File.read(File.join(results, "summary.json")))
+    summary = Rubyrig::TextFile.json(File.join(results, "summary.json"))
     comparisons = summary["comparisons"].select { |c| c["metric"] == "jobs_per_s" && c["runtime"] == "system+yjit" }
     assert_equal 2, comparisons.size
     comparisons.each { |c| assert_operator c["ci"][0], :<=, c["ci"][1] }

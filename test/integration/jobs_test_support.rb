@@ -37,7 +37,7 @@ module JobsTestSupport
 
   # The monotonic times an artifacts directory records around the gate: enqueue end, readiness, gate.
   def gate_times(artifacts)
-    probe = Dir.glob(File.join(artifacts, "enqueue", "probe", "probe-*.json")).map { |f| JSON.parse(File.read(f)) }
+    probe = Dir.glob(File.join(artifacts, "enqueue", "probe", "probe-*.json")).map { |f| Rubyrig::TextFile.json(f) }
     enqueued = probe.filter_map { |p| p.dig("jobs_enqueue", "finished_at") }.first
     ready = Dir.glob(File.join(artifacts, "control", "ready-*")).map { |f| Float(File.read(f)) }
     go = Float(File.read(File.join(artifacts, "control", "go")))

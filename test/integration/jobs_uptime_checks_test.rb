@@ -37,7 +37,7 @@ class JobsUptimeChecksTest < Minitest::Test
   # Opens the SQLite file with the system Ruby's own gem set for this workload and counts its rows:
   # all rows, distinct jobs, HTTPS checks and checks that were not up.
   def count_rows(results, database)
-    meta = JSON.parse(File.read(File.join(results, "run.json")))
+    meta = Rubyrig::TextFile.json(File.join(results, "run.json"))
     bundle_dir = File.dirname(meta["bundles"].first["lockfile"])
     env = {"BUNDLE_GEMFILE" => File.join(bundle_dir, "Gemfile"), "BUNDLE_PATH" => File.join(bundle_dir, "vendor"),
            "BUNDLE_APP_CONFIG" => File.join(bundle_dir, ".bundle"), "RUBYOPT" => nil}

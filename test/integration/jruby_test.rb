@@ -26,7 +26,7 @@ class JrubyTest < Minitest::Test
       assert_match(/\Ajruby /, t.dig("facts", "description"))
       assert_equal 3, t.dig("samples", "iterations_s").size
     end
-    assert_equal "jruby", JSON.parse(File.read(File.join(dir, "run.json"))).dig("runtimes", "jruby", "interpreter", "engine")
+    assert_equal "jruby", Rubyrig::TextFile.json(File.join(dir, "run.json")).dig("runtimes", "jruby", "interpreter", "engine")
   end
 
   def test_a_command_that_starts_ruby_runs_jruby
@@ -53,7 +53,7 @@ class JrubyTest < Minitest::Test
     YAML
     status, out, err = run_cli("run", experiment, "--results", dir)
     assert_equal 0, status, err + out
-    bundle = JSON.parse(File.read(File.join(dir, "run.json"))).fetch("bundles").first
+    bundle = Rubyrig::TextFile.json(File.join(dir, "run.json")).fetch("bundles").first
     assert_match(/universal-java/, File.read(bundle["lockfile"]), "the lockfile must come from JRuby's bundler")
     trial = trials(dir).first
     assert_equal "ok", trial["status"], trial["reason"]

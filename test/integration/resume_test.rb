@@ -29,10 +29,10 @@ class ResumeTest < Minitest::Test
     assert_equal 0, status, err
     assert_match(/Results: #{Regexp.escape(run)}/, out)
     ids = trial_lines(run).map { |t| t["batch_id"] }
-    planned = JSON.parse(File.read(File.join(run, "run.json"))).dig("plan", "order").map { |b| b["id"] }
+    planned = Rubyrig::TextFile.json(File.join(run, "run.json")).dig("plan", "order").map { |b| b["id"] }
     assert_equal planned.sort, ids.sort, "every planned batch exactly once"
     assert_equal done_before, ids.first(done_before.size), "nothing measured before the kill was lost"
-    assert JSON.parse(File.read(File.join(run, "run.json")))["resumed_at"]
+    assert Rubyrig::TextFile.json(File.join(run, "run.json"))["resumed_at"]
   end
 
   def test_resuming_a_finished_run_measures_nothing_more

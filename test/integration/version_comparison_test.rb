@@ -30,7 +30,7 @@ class VersionComparisonTest < Minitest::Test
     assert(trials.select { |t| t["runtime"] == "3.3.8+mn" }.all? { |t| t.dig("facts", "mn_threads_env") == "1" })
     assert(trials.reject { |t| t["runtime"] == "3.3.8+mn" }.none? { |t| t.dig("facts", "mn_threads_env") })
 
-    report = JSON.parse(File.read(json))
+    report = Rubyrig::TextFile.json(json)
     assert_equal Rubyrig::RESULTS_FORMAT_VERSION, report["format_version"]
     assert_equal "system", report.dig("run", "baseline")
     assert_equal RUNTIMES, report.dig("run", "runtimes").keys

@@ -13,7 +13,7 @@ class YjitTest < Minitest::Test
       "--results", File.join(dir, "run"), "--export-json", json, "--", "builtin:nbody")
     assert_equal 0, status, err
     assert_match(/system\+yjit .* faster/, out)
-    doc = JSON.parse(File.read(json))
+    doc = Rubyrig::TextFile.json(json)
     c = doc["comparisons"].find { |x| x["runtime"] == "system+yjit" && x["metric"] == "iterations_per_s" }
     assert_equal "faster", c["verdict"]
     assert_operator c["ci"][0], :>, 1.0

@@ -63,7 +63,7 @@ module Rubyrig
       # any process that was killed. Ruby's own deadlock report in Puma's log is named when present.
       def self.unclean_stop_warning(how_it_ended, log_path)
         how = [how_it_ended]
-        if File.exist?(log_path) && File.foreach(log_path).any? { |l| l.include?("No live threads left") }
+        if File.exist?(log_path) && TextFile.read(log_path).include?("No live threads left")
           how << "Ruby reported \"No live threads left. Deadlock?\" in Puma's shutdown"
         end
         "Puma did not exit cleanly after TERM (#{how.join("; ")}); the measured run had finished, so its numbers stand; see #{log_path}"
@@ -202,7 +202,7 @@ module Rubyrig
       def gems
         lockfile = "#{@context.bundle_env&.fetch("BUNDLE_GEMFILE", nil)}.lock"
         return {} unless File.file?(lockfile)
-        File.read(lockfile).scan(/^    (puma|rack|rails|railties|actionpack) \(([^)]+)\)$/).to_h
+        TextFile.read(lockfile).scan(/^    (puma|rack|rails|railties|actionpack) \(([^)]+)\)$/).to_h
       end
 
       def artifacts

@@ -133,7 +133,7 @@ module Rubyrig
 
       def read_probes
         Dir.glob(File.join(probe_dir, "probe-*.json")).sort.filter_map do |file|
-          JSON.parse(File.read(file))
+          TextFile.json(file)
         rescue JSON::ParserError # a process killed while writing; its facts are lost, the others stand
           nil
         end
@@ -199,8 +199,7 @@ module Rubyrig
       end
 
       def tail(path)
-        return nil unless File.exist?(path)
-        File.foreach(path).map(&:strip).reject(&:empty?).last(1).join[0, 300]
+        TextFile.tail(path)
       end
     end
   end

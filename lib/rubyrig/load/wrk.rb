@@ -75,17 +75,11 @@ module Rubyrig
         exit = child.wait(timeout_s: duration_s + @timeout_s + GRACE_S)
         raise RunFailed, "wrk did not finish within #{duration_s + @timeout_s + GRACE_S} s; see #{log}" unless exit
         unless exit.success? && File.exist?(json)
-          raise RunFailed, "wrk #{exit.describe}: #{last_line(log)} (see #{log})"
+          raise RunFailed, "wrk #{exit.describe}: #{TextFile.tail(log, chars: 200)} (see #{log})"
         end
-        self.class.parse(JSON.parse(File.read(json)), exit)
+        self.class.parse(TextFile.json(json), exit)
       ensure
         child&.stop
-      end
-
-      private
-
-      def last_line(path)
-        File.foreach(path).map(&:strip).reject(&:empty?).last.to_s[0, 200]
       end
     end
   end

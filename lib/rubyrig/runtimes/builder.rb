@@ -51,7 +51,7 @@ module Rubyrig
       def cached(name)
         marker = File.join(prefix(name), MARKER)
         return nil unless File.file?(marker) && Which.executable?(File.join(prefix(name), "bin", "ruby"))
-        data = JSON.parse(File.read(marker))
+        data = TextFile.json(marker)
         Result.new(**data.slice(*Result.members.map(&:to_s)).transform_keys(&:to_sym),
           prefix: prefix(name), ruby: File.join(prefix(name), "bin", "ruby"), cached: true).freeze
       rescue JSON::ParserError # a damaged marker: build again rather than trust it

@@ -27,7 +27,7 @@ module Rubyrig
       end
 
       def dir
-        digest = Digest::SHA256.hexdigest("#{@gemfile}\n#{File.read(@gemfile)}")[0, 12]
+        digest = Digest::SHA256.hexdigest("#{@gemfile}\n#{TextFile.read(@gemfile)}")[0, 12]
         File.join(@cache_dir, "bundles", @interpreter.fingerprint, digest)
       end
 
@@ -39,7 +39,7 @@ module Rubyrig
 
       def installed?
         marker = File.join(dir, MARKER)
-        File.exist?(marker) && File.exist?(lockfile) && JSON.parse(File.read(marker))["gemfile"] == File.read(@gemfile)
+        File.exist?(marker) && File.exist?(lockfile) && TextFile.json(marker)["gemfile"] == TextFile.read(@gemfile)
       rescue JSON::ParserError # a damaged marker means reinstall
         false
       end
@@ -55,7 +55,7 @@ module Rubyrig
         )
         File.write(log_path, out + err)
         raise BuildError, failure_message(out + err) unless exit.success?
-        File.write(File.join(dir, MARKER), JSON.generate("gemfile" => File.read(@gemfile), "lockfile_sha256" => lockfile_sha256))
+        File.write(File.join(dir, MARKER), JSON.generate("gemfile" => TextFile.read(@gemfile), "lockfile_sha256" => lockfile_sha256))
         self
       rescue Child::Timeout
         raise BuildError, "installing #{File.basename(@gemfile)} for #{@interpreter.name} took longer than #{@timeout_s} s; see #{log_path}"

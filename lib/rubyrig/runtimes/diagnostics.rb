@@ -35,7 +35,7 @@ module Rubyrig
 
       def installed_gems
         marker = File.join(dir, MARKER)
-        File.exist?(marker) ? JSON.parse(File.read(marker)).fetch("gems", []) : []
+        File.exist?(marker) ? TextFile.json(marker).fetch("gems", []) : []
       rescue JSON::ParserError # a damaged marker means "install again"
         []
       end

@@ -56,7 +56,7 @@ module Rubyrig
       end
 
       def cache
-        @cache ||= File.exist?(@cache_file) ? JSON.parse(File.read(@cache_file)) : {}
+        @cache ||= File.exist?(@cache_file) ? TextFile.json(@cache_file) : {}
       rescue JSON::ParserError # a damaged cache is rebuilt, never trusted
         @cache = {}
       end

@@ -109,7 +109,7 @@ module Rubyrig
       end
 
       def read_lines(path)
-        File.exist?(path) ? File.foreach(path).map(&:strip).reject(&:empty?) : []
+        File.exist?(path) ? TextFile.each_line(path).map(&:strip).reject(&:empty?) : []
       end
 
       def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

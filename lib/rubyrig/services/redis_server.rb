@@ -140,8 +140,7 @@ module Rubyrig
       end
 
       def log_tail
-        return "no output" unless File.exist?(@log_path)
-        File.readlines(@log_path).map(&:strip).reject(&:empty?).last(2).join(" | ")[0, 300]
+        TextFile.tail(@log_path, lines: 2) || "no output"
       end
 
       def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

@@ -78,7 +78,7 @@ module Rubyrig
         until now > deadline
           raise Failure, "the stub server exited: #{log_tail}" unless @child.alive?
           if File.exist?(path)
-            ports = JSON.parse(File.read(path))
+            ports = TextFile.json(path)
             return ports if ports.values.all? { |port| accepts?(port) }
           end
           sleep 0.01
@@ -94,8 +94,7 @@ module Rubyrig
       end
 
       def log_tail
-        path = File.join(@dir, "stubs.log")
-        File.exist?(path) ? File.read(path).lines.last(2).join.strip[0, 300] : "no output"
+        TextFile.tail(File.join(@dir, "stubs.log"), lines: 2, separator: " ") || "no output"
       end
 
       def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

@@ -8,7 +8,7 @@ class HarnessTest < Minitest::Test
     script = write(dir, "bench.rb", body)
     _, err, exit = Rubyrig::Child.capture(["ruby", "-r#{HARNESS}", script],
       env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYOPT" => nil}.merge(env))
-    [exit, err, Dir.glob(File.join(dir, "probe-*.json")).map { |f| JSON.parse(File.read(f)) }.first]
+    [exit, err, Dir.glob(File.join(dir, "probe-*.json")).map { |f| Rubyrig::TextFile.json(f) }.first]
   end
 
   def test_bench_times_warmup_and_measured_iterations_apart

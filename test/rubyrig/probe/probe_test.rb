@@ -8,7 +8,7 @@ class ProbeTest < Minitest::Test
     out, err, exit = Rubyrig::Child.capture(["ruby", "-r#{PROBE}", *args],
       env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYOPT" => nil}.merge(env))
     assert exit.success?, err
-    [out, Dir.glob(File.join(dir, "probe-*.json")).map { |f| JSON.parse(File.read(f)) }]
+    [out, Dir.glob(File.join(dir, "probe-*.json")).map { |f| Rubyrig::TextFile.json(f) }]
   end
 
   def test_reports_facts_without_touching_stdout
@@ -44,7 +44,7 @@ class ProbeTest < Minitest::Test
   end
 
   def test_encodes_awkward_strings_as_valid_json
-    encoded = `ruby -r#{PROBE} -e 'print RubyrigProbe.encode("q" => "a\\"b\\\\c\\n\\u0001é", "f" => 1.0/0)'`
-    assert_equal({"q" => "a\"b\\c\n\u0001é", "f" => nil}, JSON.parse(encoded))
+    encoded = `ruby -r#{PROBE} -e 'print RubyrigProbe.encode("q" => "a\\"b\\\\c\\n\\u0001\\u00e9", "f" => 1.0/0)'`
+    assert_equal({"q" => "a\"b\\c\n\u0001é", "f" => nil}, JSON.parse(encoded.force_encoding(Encoding::UTF_8)))
   end
 end
