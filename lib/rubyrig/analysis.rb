@@ -9,10 +9,11 @@ module Rubyrig
     NO_DIFFERENCE = "no significant difference"
 
     # Everything a reporter needs, computed once.
-    Report = Struct.new(:meta, :cells, :trials, :summaries, :comparisons, :warnings, keyword_init: true) do
+    Report = Struct.new(:meta, :cells, :trials, :summaries, :comparisons, :warnings, :primary, keyword_init: true) do
       def baseline = meta["baseline"]
 
-      def primary_metric(workload) = meta.dig("workloads", workload, "primary_metric") || "wall_s"
+      # The workload's primary metric: the first of its candidates that its batches measured.
+      def primary_metric(workload) = primary.fetch(workload) { meta.dig("workloads", workload, "primary_metric") || "wall_s" }
 
       def summary(cell_key, metric) = summaries.find { |s| s.cell_key == cell_key && s.metric == metric }
 
@@ -47,11 +48,22 @@ module Rubyrig
       ok = trials.select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
       summaries = cells.flat_map { |cell| summarize(cell, ok.fetch(cell.key, [])) }
       comparisons = compare(meta, cells, ok)
+      primary = primary_metrics(meta, cells, ok)
       Report.new(meta: meta, cells: cells, trials: trials, summaries: summaries, comparisons: comparisons,
-        warnings: warnings(meta, cells, trials, ok, summaries)).freeze
+        primary: primary, warnings: warnings(meta, cells, trials, ok, summaries, primary)).freeze
     end
 
     private
+
+    # A script that calls Rubyrig.bench reports iterations/s; one that does not, its run time.
+    def primary_metrics(meta, cells, ok)
+      cells.map(&:workload).uniq.to_h do |workload|
+        entry = meta.dig("workloads", workload) || {}
+        candidates = entry["primary_metrics"] || [entry["primary_metric"] || "wall_s"]
+        measured = cells.select { |c| c.workload == workload }.flat_map { |c| ok.fetch(c.key, []) }
+        [workload, candidates.find { |m| measured.any? { |t| t.metrics[m].is_a?(Numeric) } } || candidates.first]
+      end
+    end
 
     def summarize(cell, trials)
       metric_names(trials).map do |metric|
@@ -111,7 +123,7 @@ module Rubyrig
       better ? "faster" : "slower"
     end
 
-    def warnings(meta, cells, trials, ok, summaries)
+    def warnings(meta, cells, trials, ok, summaries, primary)
       list = few_batches_warnings(cells, ok)
       cells.each do |cell|
         failed = trials.select { |t| t.cell_key == cell.key && t.failed? }
@@ -119,7 +131,7 @@ module Rubyrig
           list << "#{cell.key}: #{failed.size} failed batch#{"es" if failed.size > 1} (#{failed.first.reason})"
         end
       end
-      list.concat(variation_warnings(meta, cells, summaries))
+      list.concat(variation_warnings(primary, cells, summaries))
       list.concat(host_warnings(meta))
       list.concat(gvl_warnings(cells, ok))
       list.concat((meta["runtimes"] || {}).values.flat_map { |r| r["warnings"] || [] })
@@ -129,11 +141,11 @@ module Rubyrig
 
     # A line per cell whose primary metric varies more than CV_LIMIT between batches, or one line for
     # all of them when there are many (a noisy host makes every cell vary).
-    def variation_warnings(meta, cells, summaries)
+    def variation_warnings(primary, cells, summaries)
       noisy = cells.filter_map do |cell|
-        primary = meta.dig("workloads", cell.workload, "primary_metric")
-        summary = summaries.find { |s| s.cell_key == cell.key && s.metric == primary }
-        [cell, Metrics.fetch(primary).label, summary.cv] if summary&.cv && summary.cv > CV_LIMIT
+        metric = primary.fetch(cell.workload)
+        summary = summaries.find { |s| s.cell_key == cell.key && s.metric == metric }
+        [cell, Metrics.fetch(metric).label, summary.cv] if summary&.cv && summary.cv > CV_LIMIT
       end
       advice = "close other programs, pin CPUs with --cpus or add batches"
       limit = (CV_LIMIT * 100).round

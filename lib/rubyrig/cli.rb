@@ -38,12 +38,14 @@ module Rubyrig
     EXIT_INTERRUPTED = 130
 
     def initialize(argv, env: ENV.to_h, out: $stdout, err: $stderr)
-      @argv = argv.dup
-      @settings = Settings.from_env(env, out: out, err: err)
+      @argv = argv.map { |arg| utf8(arg) }
+      @settings = Settings.from_env(env.to_h { |k, v| [utf8(k), utf8(v)] }, out: out, err: err)
     end
 
     def run
       @settings.debug = !@argv.delete("--debug").nil?
+      invalid = @argv.find { |arg| !arg.valid_encoding? }
+      raise UsageError, "argument #{invalid.scrub.inspect} is not valid UTF-8; rubyrig reads arguments and file names as UTF-8" if invalid
       name = @argv.shift
       case name
       when nil, "-h", "--help", "help"
@@ -71,6 +73,10 @@ module Rubyrig
     end
 
     private
+
+    # Arguments and environment arrive in the locale's encoding (US-ASCII or binary without a locale);
+    # rubyrig writes UTF-8 JSON, so their bytes are read as the UTF-8 that file names and text are.
+    def utf8(text) = text.dup.force_encoding(Encoding::UTF_8)
 
     def report_error(error)
       @settings.err.puts("rubyrig: error: #{error.message}")

@@ -82,6 +82,10 @@ module Rubyrig
 
     module_function
 
+    # The metrics a table shows after the primary one; a script timed as a whole run also shows the
+    # interpreter's boot, which its run time leaves out.
+    def headline(primary) = ((primary == "run_s") ? ["boot_s"] : []) + (HEADLINE - [primary])
+
     # A metric outside the catalogue (e.g. a per-check latency) gets its unit and direction from
     # its name's suffix: _per_s is a rate (higher is better), _s seconds and _bytes bytes (lower).
     def fetch(name)

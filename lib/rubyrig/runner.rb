@@ -38,6 +38,7 @@ module Rubyrig
 
     def prepare
       @launches = resolve_launches
+      preflight
       @bundles = prepare_bundles
       @diagnostics = prepare_diagnostics
     end
@@ -151,6 +152,12 @@ module Rubyrig
       parts.join(" · ")
     end
 
+    def preflight
+      @experiment.workloads.product(@launches.values).each do |workload, launch|
+        Drivers.fetch(workload.kind).preflight(workload, launch)
+      end
+    end
+
     def resolve_launches
       shim = Runtimes::Shim.new(root: File.join(@settings.cache_dir, "shims"))
       @experiment.runtimes.to_h do |runtime|
@@ -214,7 +221,8 @@ module Rubyrig
       driver = Drivers.fetch(workload.kind)
       extra = driver.run_meta(workload, server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus,
         cpus: @settings.cpus || @experiment.cpus)
-      {"kind" => workload.kind, "primary_metric" => driver.primary_metric(workload), "sweeps" => workload.sweeps}.merge(extra)
+      {"kind" => workload.kind, "primary_metric" => driver.primary_metric(workload),
+       "primary_metrics" => driver.primary_metrics(workload), "sweeps" => workload.sweeps}.merge(extra)
     end
 
     def launch_meta(launch)

@@ -5,9 +5,10 @@ module Rubyrig
       BANNER = <<~TEXT
         Usage: rubyrig compare -r RUNTIME -r RUNTIME [options] -- WORKLOAD [ARGS...]
 
-        WORKLOAD is builtin:NAME (see `rubyrig workloads`), a Ruby file (script workload, run through
-        the in-process harness), a config.ru or Rails app directory (http workload under Puma, loaded
-        by wrk), or any command line (command workload, timed from outside).
+        WORKLOAD is builtin:NAME (see `rubyrig workloads`), a Ruby file and its arguments (script
+        workload, run through the in-process harness; without Rubyrig.bench the whole run is timed),
+        a config.ru or Rails app directory (http workload under Puma, loaded by wrk), or any command
+        line (command workload, timed from outside).
         RUNTIME is [LABEL=]BASE[+variant...]: BASE is system, a version (3.3.8, 3.3), jruby or a path;
         variants are +yjit, +yjit-mem=MiB, +yjit-stats, +jemalloc, +mn. The first -r is the baseline.
 
@@ -68,8 +69,9 @@ module Rubyrig
       def target(rest)
         if rest.size == 1 && Builtins.builtin?(rest.first)
           {"builtin" => rest.first.delete_prefix(Builtins::PREFIX)}
-        elsif rest.size == 1 && rest.first.end_with?(".rb")
-          {"script" => rest.first}
+        elsif rest.first.end_with?(".rb")
+          # A Ruby file is a script whatever follows it; the rest is its ARGV.
+          {"script" => rest.first, "args" => rest.drop(1)}
         elsif rest.size == 1 && (rest.first.end_with?(".ru") || File.file?(File.join(rest.first, "config.ru")))
           {"app" => rest.first}
         else

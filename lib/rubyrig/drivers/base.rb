@@ -17,11 +17,18 @@ module Rubyrig
       # The metric shown first in tables for this workload.
       def self.primary_metric(_workload) = "wall_s"
 
+      # The candidates for the primary metric, in order: the report takes the first the batches have.
+      def self.primary_metrics(workload) = [primary_metric(workload)]
+
       # Resolves the value of this kind's selector key (e.g. a path); `fail` is called with a message.
       def self.load_target(value, _base_dir, _fail) = value
 
       # The Gemfile installed for a workload that names none (after the built-in's).
       def self.default_gemfile(_target) = nil
+
+      # Checks, before the first batch, what would otherwise fail every batch of the runtime; raises
+      # an Error with the fix. launch: the runtime's Runtimes::Launch.
+      def self.preflight(_workload, _launch) = nil
 
       # Extra facts about a workload for the run's metadata (run.json).
       def self.run_meta(_workload, server_cpus:, load_cpus:, cpus:) = {}

@@ -14,6 +14,18 @@ module Rubyrig
 
       def self.primary_metric(_workload) = "wall_s"
 
+      # The program must exist for the runtime (its bin directory comes first on PATH), else every
+      # batch would fail the same way; a placeholder such as "{tool}" is checked by the batch itself.
+      def self.preflight(workload, launch)
+        program = workload.target.first
+        return if program.include?("{")
+        chdir = workload.options["chdir"] && File.expand_path(workload.options["chdir"], workload.base_dir)
+        candidate = (program.include?("/") && chdir) ? File.expand_path(program, chdir) : program
+        path = [*launch.bin_dirs, ENV.fetch("PATH", "")].join(File::PATH_SEPARATOR)
+        return if Which.find(candidate, path: path)
+        raise ToolMissing, "cannot run the command workload: #{program} is not an executable on PATH for #{launch.runtime.label}; check the command or install it"
+      end
+
       def initialize(context)
         @context = context
       end

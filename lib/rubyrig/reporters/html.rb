@@ -65,7 +65,7 @@ module Rubyrig
       def group(workload, params, cells)
         primary = @report.primary_metric(workload)
         title = [workload, Format.params(params)].reject(&:empty?).join(" · ")
-        metrics = [primary] + (Metrics::HEADLINE - [primary])
+        metrics = [primary] + Metrics.headline(primary)
         tables = metrics.filter_map { |m| metric_table(cells, m) }
         strips = cells.map do |cell|
           values = @report.measured_trials.select { |t| t.ok? && t.cell_key == cell.key }.filter_map { |t| t.metrics[primary] }

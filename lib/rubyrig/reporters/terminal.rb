@@ -39,7 +39,7 @@ module Rubyrig
         title = [workload, Format.params(params)].reject(&:empty?).join(" · ")
         out = [paint(title, :bold), "  #{definition.label} (#{direction})"]
         out.concat(table(cells, primary))
-        (Metrics::HEADLINE - [primary]).each do |metric|
+        Metrics.headline(primary).each do |metric|
           next unless cells.any? { |c| @report.summary(c.key, metric) }
           out << "  #{Metrics.fetch(metric).label}"
           out.concat(table(cells, metric))
