@@ -9,29 +9,39 @@ module Rubyrig
     attr_reader :store
 
     # raw: the experiment data as given (file or CLI), stored so that a resume can re-validate it.
-    def initialize(experiment:, raw:, settings:, catalog:, progress:)
+    # drivers: the registry that maps a workload kind to its driver class (Drivers, or a test's own).
+    def initialize(experiment:, raw:, settings:, catalog:, progress:, drivers: Drivers)
       @experiment = experiment
       @raw = raw
       @settings = settings
       @catalog = catalog
       @progress = progress
+      @drivers = drivers
     end
 
-    # Starts a new run in dir and executes it.
-    def start(dir, command_line:)
+    # Starts a new run in dir and executes it. command: the subcommand that started it (compare, run, demo).
+    def start(dir, command:, command_line:)
       prepare
-      plan = Plan.build(@experiment)
-      @store = Store.create(dir, initial_meta(plan, command_line))
+      plan = Plan.build(@experiment, effective: ->(workload, params) { @drivers.fetch(workload.kind).effective_params(workload, params) })
+      @store = Store.create(dir, initial_meta(plan, command, command_line))
+      @store.lock!
       execute(plan)
+    ensure
+      @store&.unlock
     end
 
-    # Continues the run in an existing store.
+    # Continues the run in an existing store: locks it before anything is written, and refuses when a
+    # runtime no longer resolves to the interpreter the run started with.
     def resume(store)
       @store = store
+      store.lock!
+      run = RunMeta.new(store.meta)
       prepare
-      plan = Plan.from_h(store.meta.fetch("plan"))
+      check_same_interpreters!(run)
       store.update_meta { |m| m.merge("resumed_at" => Array(m["resumed_at"]) + [Time.now.utc.iso8601]) }
-      execute(plan)
+      execute(run.plan)
+    ensure
+      store.unlock
     end
 
     private
@@ -44,7 +54,6 @@ module Rubyrig
     end
 
     def execute(plan)
-      @store.lock!
       @store.repair!
       remaining = plan.remaining(@store.trials)
       @progress.start(total: plan.batches.size, done: plan.batches.size - remaining.size)
@@ -56,8 +65,6 @@ module Rubyrig
       @progress.interrupted
       @store&.update_meta { |m| m.merge("interrupted_at" => Time.now.utc.iso8601, "host_after" => host_after) }
       raise
-    ensure
-      @store&.unlock
     end
 
     def run_batch(batch)
@@ -87,11 +94,11 @@ module Rubyrig
       artifacts_dir = @store.prepare_artifacts_dir(batch.id)
       context = Drivers::Context.new(
         batch: batch, workload: workload, launch: launch, artifacts_dir: artifacts_dir,
-        cpus: @settings.cpus || @experiment.cpus, timeout_s: workload.timeout_s || @experiment.timeout_s,
+        cpus: @experiment.cpus, timeout_s: workload.timeout_s || @experiment.timeout_s,
         bundle_env: bundle&.env, diagnostics: diagnostics_setup(batch, artifacts_dir),
         server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus
       )
-      result = Drivers.fetch(workload.kind).new(context).run
+      result = @drivers.fetch(workload.kind).new(context).run
       collect_diagnostics(batch, context, result)
     rescue Error => e # a batch that cannot even start (missing tool, bad port) fails alone; the run goes on
       Drivers::Base::Result.failed(e.message)
@@ -152,9 +159,23 @@ module Rubyrig
       parts.join(" · ")
     end
 
+    # The same label must mean the same interpreter for every batch of a run: same path, same
+    # RUBY_DESCRIPTION, same build (fingerprint).
+    def check_same_interpreters!(run)
+      @launches.each do |label, launch|
+        before = run.runtime(label)["interpreter"] || {}
+        now = launch.interpreter
+        same = before["path"] == now.path && before["description"] == now.description &&
+          (before["fingerprint"].nil? || before["fingerprint"] == now.fingerprint)
+        next if same
+        raise StoreError, "runtime '#{label}' was #{before["description"]} at #{before["path"]} when the run started, " \
+          "but now resolves to #{now.description} at #{now.path}; put the original interpreter back, or start a new run"
+      end
+    end
+
     def preflight
       @experiment.workloads.product(@launches.values).each do |workload, launch|
-        Drivers.fetch(workload.kind).preflight(workload, launch)
+        @drivers.fetch(workload.kind).preflight(workload, launch)
       end
     end
 
@@ -195,13 +216,15 @@ module Rubyrig
       end
     end
 
-    def initial_meta(plan, command_line)
+    def initial_meta(plan, command, command_line)
       {
         "format_version" => RESULTS_FORMAT_VERSION,
         "rubyrig_version" => VERSION,
         "name" => @experiment.name,
         "created_at" => Time.now.utc.iso8601,
+        "command" => command,
         "command_line" => command_line,
+        "cpu_settings" => {"server_cpus" => @settings.server_cpus, "load_cpus" => @settings.load_cpus},
         "experiment" => @raw.merge("seed" => @experiment.seed),
         "experiment_base_dir" => @experiment.workloads.first&.base_dir,
         "baseline" => @experiment.baseline,
@@ -218,9 +241,9 @@ module Rubyrig
     end
 
     def workload_meta(workload)
-      driver = Drivers.fetch(workload.kind)
+      driver = @drivers.fetch(workload.kind)
       extra = driver.run_meta(workload, server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus,
-        cpus: @settings.cpus || @experiment.cpus)
+        cpus: @experiment.cpus)
       {"kind" => workload.kind, "primary_metric" => driver.primary_metric(workload),
        "primary_metrics" => driver.primary_metrics(workload), "sweeps" => workload.sweeps}.merge(extra)
     end

@@ -1,7 +1,7 @@
 # Configuration injected from the CLI into the library: where caches and results live, output
 # streams, colour, pinning and debug. Nothing in lib/ reads ENV for these directly.
 module Rubyrig
-  Settings = Struct.new(:cache_dir, :results_root, :out, :err, :color, :tty, :cpus, :debug, :env,
+  Settings = Struct.new(:cache_dir, :results_root, :out, :err, :color, :tty, :debug, :env,
     :jemalloc, :server_cpus, :load_cpus, keyword_init: true) do
     def self.from_env(env, out: $stdout, err: $stderr)
       home = env.fetch("HOME", Dir.home)
@@ -12,7 +12,7 @@ module Rubyrig
         out: out, err: err,
         color: out.tty? && !env.key?("NO_COLOR"),
         tty: err.tty?,
-        cpus: nil, debug: false, env: env,
+        debug: false, env: env,
         jemalloc: Runtimes::Jemalloc.new(override: env["RUBYRIG_JEMALLOC"])
       )
     end

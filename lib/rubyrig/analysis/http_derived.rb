@@ -1,8 +1,8 @@
-# Figures only HTTP runs have, derived from the ok batches of a report: per-cell latency, error and CPU
-# details; each connection mode against keepalive (throughput ratio, bootstrap CI, Holm-adjusted
-# permutation p-value, verdict); and the Rails overhead per request, 1/rails_throughput -
+# Figures only HTTP runs have, derived from the ok measured batches: per-cell latency, error and CPU
+# details; each connection mode against keepalive (throughput ratio, interval, corrected test,
+# verdict, from the one verdict pipeline); and the Rails overhead per request, 1/rails_throughput -
 # 1/rack_throughput for the same runtime and server settings (Rails Simpler Bench's subtraction), with
-# a bootstrap CI over batches. Pure: no I/O.
+# a bootstrap CI over batches. Parameters are the ones each cell recorded. Pure: no I/O.
 module Rubyrig
   class Analysis
     class HttpDerived
@@ -14,7 +14,7 @@ module Rubyrig
 
       # One connection mode against the reference mode, same runtime, app and other parameters.
       ModeContrast = Struct.new(:runtime, :workload, :params, :mode, :reference, :ratio, :ci, :p_value,
-        :p_adjusted, :verdict, :n, :reference_n, keyword_init: true)
+        :p_adjusted, :verdict, :reason, :n, :reference_n, keyword_init: true)
 
       # Rails' own time per request: rails-hello style app minus rack-hello style app.
       RailsOverhead = Struct.new(:runtime, :params, :rails_workload, :rack_workload, :overhead_s, :ci,
@@ -32,7 +32,7 @@ module Rubyrig
         end
       end
 
-      DETAIL_METRICS = %w[requests_per_s latency_p50_s latency_p99_s latency_p999_s error_count boot_s
+      DETAIL_METRICS = %w[requests_per_s latency_p50_s latency_p90_s latency_p99_s latency_p999_s error_count boot_s
         server_cpu_fraction load_cpu_fraction end_pss_bytes].freeze
 
       def initialize(alpha: 0.05, resamples: 10_000)
@@ -40,14 +40,14 @@ module Rubyrig
         @resamples = resamples
       end
 
-      def compute(report)
-        http = report.cells.select { |c| report.meta.dig("workloads", c.workload, "kind") == "http" }
-        ok = report.trials.select(&:ok?).group_by(&:cell_key)
-        rng = Random.new(report.meta.dig("plan", "seed") || 0)
+      # report: the core Report (run, cells, trials, summaries).
+      def compute(report, rng:)
+        http = report.cells.select { |c| report.run.workload(c.workload).kind == "http" }
+        ok = report.trials.select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
         Result.new(
           cells: http.map { |cell| detail(report, cell, ok.fetch(cell.key, [])) },
           connection_modes: connection_modes(http, ok, rng),
-          rails_overhead: rails_overhead(report.meta, http, ok, rng)
+          rails_overhead: rails_overhead(report.run, http, ok, rng)
         ).freeze
       end
 
@@ -55,48 +55,40 @@ module Rubyrig
 
       def detail(report, cell, trials)
         medians = DETAIL_METRICS.to_h { |m| [m, report.summary(cell.key, m)&.median] }.compact
-        CellDetail.new(cell: cell, n: trials.size, with_errors: trials.count { |t| t.status == "ok_with_errors" },
+        CellDetail.new(cell: cell, n: trials.size, with_errors: trials.count { |t| t.status == Trial::OK_WITH_ERRORS },
           medians: medians).freeze
       end
 
-      def effective(params) = Drivers::HttpOptions::PARAMS.merge(params)
-
+      # All connection modes of a run answer one question, so they form one family.
       def connection_modes(http, ok, rng)
-        groups = http.group_by { |c| [c.runtime, c.workload, effective(c.params).except("connection")] }
-        raw = groups.flat_map do |(runtime, workload, rest), cells|
-          reference = cells.find { |c| effective(c.params)["connection"] == REFERENCE_MODE }
+        groups = http.group_by { |c| [c.runtime, c.workload, c.effective.except("connection")] }
+        family = groups.flat_map do |(runtime, workload, rest), cells|
+          reference = cells.find { |c| c.effective["connection"] == REFERENCE_MODE }
           next [] unless reference
-          base = values(ok, reference)
-          (cells - [reference]).filter_map do |cell|
-            other = values(ok, cell)
-            next if base.empty? || other.empty?
-            {
-              runtime: runtime, workload: workload, params: rest, mode: effective(cell.params)["connection"],
-              reference: REFERENCE_MODE, ratio: Stats.ratio(base, other, rate: true),
-              ci: Stats.bootstrap_ratio_ci(base, other, rate: true, rng: rng, resamples: @resamples),
-              p_value: Stats.permutation_p_value(base, other, rate: true, rng: rng), n: other.size, reference_n: base.size
-            }
+          (cells - [reference]).map do |cell|
+            {runtime: runtime, workload: workload, params: rest, mode: cell.effective["connection"],
+             base: values(ok, reference), other: values(ok, cell)}
           end
         end
-        adjusted = Stats.holm(raw.map { |c| c[:p_value] })
-        raw.zip(adjusted).map do |c, p|
-          direction = Stats.direction(ratio: c[:ratio], ci: c[:ci], p_adjusted: p, alpha: @alpha)
-          verdict = {higher: "faster", lower: "slower"}.fetch(direction, NO_DIFFERENCE)
-          ModeContrast.new(**c, p_adjusted: p, verdict: verdict).freeze
+        decided = Contrasts.decide(family, definition: Metrics.fetch(METRIC), rng: rng, alpha: @alpha, resamples: @resamples)
+        family.zip(decided).map do |c, d|
+          ModeContrast.new(runtime: c[:runtime], workload: c[:workload], params: c[:params], mode: c[:mode],
+            reference: REFERENCE_MODE, ratio: d.ratio, ci: d.ci, p_value: d.p_value, p_adjusted: d.p_adjusted,
+            verdict: d.verdict, reason: d.reason, n: d.n, reference_n: d.baseline_n).freeze
         end
       end
 
-      def rails_overhead(meta, http, ok, rng)
-        framework = ->(cell) { meta.dig("workloads", cell.workload, "framework") }
+      def rails_overhead(run, http, ok, rng)
+        framework = ->(cell) { run.workload(cell.workload).framework }
         rails = http.select { |c| framework.call(c) == "rails" }
         rack = http.select { |c| framework.call(c) == "rack" }
         rails.flat_map do |rails_cell|
-          rack.select { |c| c.runtime == rails_cell.runtime && effective(c.params) == effective(rails_cell.params) }.filter_map do |rack_cell|
-            rails_times = values(ok, rails_cell).map { |v| 1.0 / v }
-            rack_times = values(ok, rack_cell).map { |v| 1.0 / v }
+          rack.select { |c| c.runtime == rails_cell.runtime && c.effective == rails_cell.effective }.filter_map do |rack_cell|
+            rails_times = values(ok, rails_cell).select(&:positive?).map { |v| 1.0 / v }
+            rack_times = values(ok, rack_cell).select(&:positive?).map { |v| 1.0 / v }
             next if rails_times.empty? || rack_times.empty?
             RailsOverhead.new(
-              runtime: rails_cell.runtime, params: effective(rails_cell.params), rails_workload: rails_cell.workload,
+              runtime: rails_cell.runtime, params: rails_cell.effective, rails_workload: rails_cell.workload,
               rack_workload: rack_cell.workload, overhead_s: Stats.mean(rails_times) - Stats.mean(rack_times),
               ci: difference_ci(rails_times, rack_times, rng), rails_per_request_s: Stats.mean(rails_times),
               rack_per_request_s: Stats.mean(rack_times), n: rails_times.size, rack_n: rack_times.size
@@ -114,7 +106,7 @@ module Rubyrig
       end
 
       def values(ok, cell)
-        ok.fetch(cell.key, []).filter_map { |t| t.metrics[METRIC] }.select { |v| v.is_a?(Numeric) && v.positive? }.map(&:to_f)
+        ok.fetch(cell.key, []).map { |t| t.metrics[METRIC] }.select { |v| v.is_a?(Numeric) }.map(&:to_f)
       end
     end
   end

@@ -63,17 +63,6 @@ module Rubyrig
         end
       end
 
-      # A resumed run keeps the --server-cpus/--load-cpus of its original command line unless given anew.
-      def resume_cpu_split(meta)
-        line = Array(meta["command_line"])
-        {"--server-cpus" => :server_cpus, "--load-cpus" => :load_cpus}.each do |flag, key|
-          next if @settings[key]
-          i = line.index(flag)
-          value = i ? line[i + 1] : line.find { |a| a.start_with?("#{flag}=") }&.split("=", 2)&.last
-          @settings[key] = value if value
-        end
-      end
-
       def default_results_dir(name)
         stamp = Time.now.strftime("%Y%m%d-%H%M%S")
         File.join(@settings.results_root, "#{stamp}-#{name.gsub(/[^A-Za-z0-9_.-]+/, "-")}")

@@ -56,7 +56,7 @@ module Rubyrig
         experiment = Experiment.from_data(raw)
         dir ||= default_results_dir(experiment.name)
         command_line = ["rubyrig", "compare", *@argv_original]
-        execute(dir) { runner(experiment, raw).start(dir, command_line: command_line) }
+        execute(dir) { runner(experiment, raw).start(dir, command: "compare", command_line: command_line) }
       end
 
       def initialize(argv, settings)

@@ -30,7 +30,7 @@ module Rubyrig
         end
         experiment = Experiment.from_source(YamlSource.from_data(raw, EXPERIMENT), base_dir: File.dirname(EXPERIMENT))
         dir ||= default_results_dir("demo")
-        execute(dir) { runner(experiment, raw).start(dir, command_line: ["rubyrig", "demo", *@argv]) }
+        execute(dir) { runner(experiment, raw).start(dir, command: "demo", command_line: ["rubyrig", "demo", *@argv]) }
       end
 
       private

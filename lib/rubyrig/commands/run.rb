@@ -41,18 +41,20 @@ module Rubyrig
         experiment = Experiment.from_source(source, base_dir: File.dirname(File.expand_path(path)))
         raw = source.data
         dir ||= default_results_dir(experiment.name)
-        execute(dir) { runner(experiment, raw).start(dir, command_line: command_line) }
+        execute(dir) { runner(experiment, raw).start(dir, command: "run", command_line: command_line) }
       end
 
       private
 
+      # The experiment and the http CPU split come from the run itself; a flag given now wins.
       def resume_run(dir)
         store = Store.open(dir)
-        meta = store.meta
-        experiment = Experiment.from_data(meta.fetch("experiment"), label: "#{dir}/run.json",
-          base_dir: meta["experiment_base_dir"] || Dir.pwd)
-        resume_cpu_split(meta)
-        execute(dir) { runner(experiment, meta["experiment"]).resume(store) }
+        run = RunMeta.new(store.meta)
+        experiment = Experiment.from_data(run.experiment, label: "#{dir}/run.json",
+          base_dir: run.experiment_base_dir || Dir.pwd)
+        @settings.server_cpus ||= run.cpu_settings.server_cpus
+        @settings.load_cpus ||= run.cpu_settings.load_cpus
+        execute(dir) { runner(experiment, run.experiment).resume(store) }
       end
     end
   end

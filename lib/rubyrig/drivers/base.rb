@@ -4,7 +4,7 @@ module Rubyrig
     class Base
       # The outcome of one batch, before the runner stamps ids and times on it.
       Result = Struct.new(:status, :reason, :metrics, :facts, :samples, :artifacts, :warnings, keyword_init: true) do
-        def self.failed(reason, **rest) = new(status: "failed", reason: reason, metrics: {}, facts: {}, samples: {},
+        def self.failed(reason, **rest) = new(status: Trial::FAILED, reason: reason, metrics: {}, facts: {}, samples: {},
           artifacts: [], warnings: [], **rest)
       end
 
@@ -29,6 +29,9 @@ module Rubyrig
       # Checks, before the first batch, what would otherwise fail every batch of the runtime; raises
       # an Error with the fix. launch: the runtime's Runtimes::Launch.
       def self.preflight(_workload, _launch) = nil
+
+      # The parameters a batch of this kind runs with: the cell's, with the kind's defaults merged in.
+      def self.effective_params(_workload, params) = params
 
       # Extra facts about a workload for the run's metadata (run.json).
       def self.run_meta(_workload, server_cpus:, load_cpus:, cpus:) = {}

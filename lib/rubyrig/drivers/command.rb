@@ -34,7 +34,7 @@ module Rubyrig
         process = ProcessRun.new(@context)
         outcome = process.run(argv, env: process.env(ruby_flags_in_rubyopt: true), chdir: chdir)
         Base::Result.new(
-          status: outcome.ok? ? "ok" : "failed", reason: outcome.ok? ? nil : outcome.failure_reason,
+          status: outcome.ok? ? Trial::OK : Trial::FAILED, reason: outcome.ok? ? nil : outcome.failure_reason,
           metrics: outcome.metrics, facts: outcome.facts, samples: {},
           artifacts: %w[stdout.log stderr.log probe], warnings: outcome.warnings
         )

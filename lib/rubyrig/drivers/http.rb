@@ -28,6 +28,8 @@ module Rubyrig
 
       def self.primary_metric(_workload) = "requests_per_s"
 
+      def self.effective_params(_workload, params) = HttpOptions::PARAMS.merge(params)
+
       # `app:` names a config.ru or a directory holding one (a Rails app); returns the config.ru path.
       def self.load_target(value, base_dir, fail)
         fail.call("must be the path of a config.ru or of an app directory holding one") unless value.is_a?(String)
@@ -141,7 +143,7 @@ module Rubyrig
         warnings = outcome.warnings + split.warnings
         status, reason = status(measured)
         unless outcome.problems.empty?
-          status = "failed"
+          status = Trial::FAILED
           reason = outcome.problems.join("; ")
         end
         warnings << "#{measured.error_count} errors in #{measured.requests} responses (#{measured.error_summary})" if measured.error_count.positive?
@@ -158,14 +160,14 @@ module Rubyrig
 
       def status(measured)
         if measured.good_responses.zero?
-          return ["failed", "no successful responses in the measured run (#{measured.error_summary}); see wrk.log and server-stderr.log"]
+          return [Trial::FAILED, "no successful responses in the measured run (#{measured.error_summary}); see wrk.log and server-stderr.log"]
         end
-        return ["ok", nil] if measured.error_count.zero?
+        return [Trial::OK, nil] if measured.error_count.zero?
         rate = measured.error_rate
         if rate > @options["max_error_rate"]
-          return ["failed", format("error rate %.2f%% is above max_error_rate %.2f%% (%s)", rate * 100, @options["max_error_rate"] * 100, measured.error_summary)]
+          return [Trial::FAILED, format("error rate %.2f%% is above max_error_rate %.2f%% (%s)", rate * 100, @options["max_error_rate"] * 100, measured.error_summary)]
         end
-        ["ok_with_errors", nil]
+        [Trial::OK_WITH_ERRORS, nil]
       end
 
       def http_metrics(measured, warmup, server, server_cpu, split, wrk)

@@ -62,6 +62,8 @@ module Rubyrig
 
       def self.primary_metric(_workload) = "jobs_per_s"
 
+      def self.effective_params(_workload, params) = DEFAULTS.merge(params)
+
       # p50, p90 and p99 of a list of durations, as NAME_pNN_s metrics.
       def self.percentile_metrics(name, values)
         return {} if values.empty?
@@ -223,14 +225,14 @@ module Rubyrig
         problems = outcomes.flat_map(&:problems).uniq + Array(workload["problems"]) + ledger_problems(ledger, count)
         @warnings.concat(warnings(ledger, report, count))
         status = if problems.any? || !outcomes.all?(&:ok?)
-          "failed"
+          Trial::FAILED
         elsif ledger.error_count.positive?
-          "ok_with_errors"
+          Trial::OK_WITH_ERRORS
         else
-          "ok"
+          Trial::OK
         end
         reason = problems.first || outcomes.reject(&:ok?).map(&:failure_reason).first
-        reason = "#{ledger.error_count} jobs raised: #{ledger.errors.keys.first(3).join(", ")}" if status == "ok_with_errors"
+        reason = "#{ledger.error_count} jobs raised: #{ledger.errors.keys.first(3).join(", ")}" if status == Trial::OK_WITH_ERRORS
         Base::Result.new(status: status, reason: reason, metrics: metrics.compact, facts: @facts, samples: {},
           artifacts: artifacts, warnings: @warnings.uniq)
       end

@@ -31,9 +31,9 @@ module Rubyrig
         outcome = process.run(argv, env: process.env)
         metrics = outcome.metrics.merge(harness_metrics(outcome.root_probe, process.child))
         samples = bench_samples(outcome.root_probe)
-        status = outcome.ok? ? "ok" : "failed"
-        if status == "ok" && !metrics.key?("iterations_per_s") && !metrics.key?("run_s")
-          status = "failed"
+        status = outcome.ok? ? Trial::OK : Trial::FAILED
+        if status == Trial::OK && !metrics.key?("iterations_per_s") && !metrics.key?("run_s")
+          status = Trial::FAILED
           reason = "the script's harness reported no timings; was it killed before exiting?"
         end
         Base::Result.new(

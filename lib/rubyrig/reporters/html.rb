@@ -23,12 +23,12 @@ module Rubyrig
       end
 
       def render
-        meta = @report.meta
-        body = [header(meta), overview, *@report.groups.map { |w, p, cells| group(w, p, cells) },
-          sweeps, yjit_memory, profiles, traces, warnings, environment(meta)].join("\n")
+        run = @report.run
+        body = [header(run), overview, *@report.groups.map { |w, p, cells| group(w, p, cells) },
+          http, sweeps, yjit_memory, profiles, traces, warnings, environment(run)].join("\n")
         <<~HTML
           <!DOCTYPE html>
-          <html lang="en"><head><meta charset="utf-8"><title>rubyrig: #{esc(meta["name"])}</title>
+          <html lang="en"><head><meta charset="utf-8"><title>rubyrig: #{esc(run.name)}</title>
           <style>#{STYLE}</style></head><body>
           #{body}
           </body></html>
@@ -39,12 +39,12 @@ module Rubyrig
 
       def esc(text) = Svg.esc(text)
 
-      def header(meta)
+      def header(run)
         batches = @report.measured_trials.size
         failed = @report.failed_trials.size
         <<~HTML
-          <h1>rubyrig: #{esc(meta["name"])}</h1>
-          <p class="muted">#{esc(meta["created_at"])} · baseline <code>#{esc(@report.baseline)}</code> · #{batches} measured batches#{", #{failed} failed" if failed.positive?} · seed #{esc(meta.dig("plan", "seed"))} · rubyrig #{esc(meta["rubyrig_version"])}</p>
+          <h1>rubyrig: #{esc(run.name)}</h1>
+          <p class="muted">#{esc(run.created_at)} · baseline <code>#{esc(@report.baseline)}</code> · #{batches} measured batches#{", #{failed} failed" if failed.positive?} · seed #{esc(run.seed)} · rubyrig #{esc(run.rubyrig_version)}</p>
         HTML
       end
 
@@ -55,7 +55,7 @@ module Rubyrig
           cells.reject { |c| c.runtime == @report.baseline }.filter_map do |cell|
             c = @report.comparison(cell.runtime, workload, params, metric)
             where = [several ? workload : nil, Format.params(params)].compact.reject(&:empty?).join(" ")
-            c && [[cell.runtime, where].reject(&:empty?).join(" · "), c.ratio, c.ci, c.verdict]
+            c&.ratio && [[cell.runtime, where].reject(&:empty?).join(" · "), c.ratio, c.ci, c.verdict]
           end
         end
         return "" if rows.empty?
@@ -68,8 +68,8 @@ module Rubyrig
         metrics = [primary] + Metrics.headline(primary)
         tables = metrics.filter_map { |m| metric_table(cells, m) }
         strips = cells.map do |cell|
-          values = @report.measured_trials.select { |t| t.ok? && t.cell_key == cell.key }.filter_map { |t| t.metrics[primary] }
-          [cell.runtime, values]
+          summary = @report.summary(cell.key, primary)
+          [cell.runtime, summary&.values.to_a, summary&.median]
         end
         "<h2>#{esc(title)}</h2>#{Svg.strip(strips, unit: Metrics.fetch(primary).unit)}#{tables.join}"
       end
@@ -82,7 +82,7 @@ module Rubyrig
           c = @report.comparison(cell.runtime, cell.workload, cell.params, metric)
           compared = if cell.runtime == @report.baseline
             "<td>baseline</td><td></td><td></td>"
-          elsif c
+          elsif c&.ratio
             "<td class=\"num\">#{Format.ratio(c.ratio)} #{Format.ci(c.ci)}</td><td class=\"num\">#{Format.p_value(c.p_adjusted)}</td><td class=\"#{c.verdict.split.first}\">#{esc(c.verdict)}</td>"
           else
             "<td></td><td></td><td></td>"
@@ -95,29 +95,64 @@ module Rubyrig
         "<h3>#{esc(definition.label)} <span class=\"muted\">(#{direction})</span></h3><table><tr><th>runtime</th><th>n</th><th>median</th><th>sd</th><th>CV</th><th>ratio [95% CI]</th><th>p (Holm)</th><th>verdict</th></tr>#{rows.join}</table>"
       end
 
+      def http
+        derived = @report.http
+        return "" if derived.empty?
+        cells = derived.cells.map do |d|
+          m = d.medians
+          label = [d.cell.runtime, d.cell.workload, Format.params(d.cell.params)].reject(&:empty?).join(" | ")
+          "<tr><td><code>#{esc(label)}</code></td><td class=\"num\">#{d.n}</td><td class=\"num\">#{d.with_errors}</td>" +
+            %w[latency_p50_s latency_p99_s latency_p999_s].map { |k| "<td class=\"num\">#{Format.seconds(m[k])}</td>" }.join +
+            "<td class=\"num\">#{Format.significant(m["error_count"])}</td><td class=\"num\">#{Format.seconds(m["boot_s"])}</td>" \
+            "<td class=\"num\">#{Format.percent(m["server_cpu_fraction"])}</td><td class=\"num\">#{Format.percent(m["load_cpu_fraction"])}</td></tr>"
+        end
+        html = "<h2>HTTP details</h2><p class=\"muted\">Medians over ok batches.</p><table><tr><th>cell</th><th>n</th><th>with errors</th>" \
+          "<th>p50</th><th>p99</th><th>p99.9</th><th>errors</th><th>boot</th><th>server CPU</th><th>load CPU</th></tr>#{cells.join}</table>"
+        unless derived.connection_modes.empty?
+          rows = derived.connection_modes.map do |c|
+            result = c.reason ? "<td>n/a</td><td></td><td>#{esc(c.reason)}</td>" :
+              "<td class=\"num\">#{Format.ratio(c.ratio)} #{Format.ci(c.ci)}</td><td class=\"num\">#{Format.p_value(c.p_adjusted)}</td><td class=\"#{esc(c.verdict.split.first)}\">#{esc(c.verdict)}</td>"
+            "<tr><td><code>#{esc(c.runtime)}</code></td><td>#{esc(c.workload)}</td><td>#{esc(Format.params(c.params))}</td><td>#{esc(c.mode)}</td>#{result}</tr>"
+          end
+          html += "<h3>Connection modes</h3><p class=\"muted\">Requests/s of each mode against keepalive, 95% CI, corrected p.</p>" \
+            "<table><tr><th>runtime</th><th>workload</th><th>params</th><th>mode</th><th>ratio [95% CI]</th><th>p</th><th>verdict</th></tr>#{rows.join}</table>"
+        end
+        unless derived.rails_overhead.empty?
+          micro = ->(s) { s.nil? ? "n/a" : format("%.0f µs", s * 1e6) }
+          rows = derived.rails_overhead.map do |o|
+            ci = o.ci ? format("[%.0f, %.0f] µs", o.ci[0] * 1e6, o.ci[1] * 1e6) : "[n/a]"
+            "<tr><td><code>#{esc(o.runtime)}</code></td><td>#{esc(Format.params(o.params))}</td><td class=\"num\">#{micro.call(o.overhead_s)} #{ci}</td>" \
+              "<td class=\"num\">#{micro.call(o.rails_per_request_s)}</td><td class=\"num\">#{micro.call(o.rack_per_request_s)}</td></tr>"
+          end
+          html += "<h3>Rails overhead per request</h3><p class=\"muted\">1/rails − 1/rack requests/s, 95% bootstrap CI over batches.</p>" \
+            "<table><tr><th>runtime</th><th>params</th><th>overhead [95% CI]</th><th>Rails per request</th><th>Rack per request</th></tr>#{rows.join}</table>"
+        end
+        html
+      end
+
       def sweeps
-        Scaling.new(@report).tables.map do |table|
+        @report.sweeps.map do |table|
           unit = Metrics.fetch(table.metric).unit
           xs = table.rows.map(&:value)
-          series = table.runtimes.to_h { |r| [r, table.rows.map { |row| [row.value, row.cells[r][:median]] }] }
+          series = table.runtimes.to_h { |r| [r, table.rows.map { |row| [row.value, row.cells[r].median] }] }
           head = "<tr><th>#{esc(table.param)}</th>#{table.runtimes.map { |r| "<th><code>#{esc(r)}</code></th>" }.join}</tr>"
           body = table.rows.map do |row|
             cells = table.runtimes.map do |r|
-              cell = row.cells[r]
-              ratio = cell[:ratio] ? " <span class=\"muted\">#{Format.ratio(cell[:ratio])} #{Format.ci(cell[:ci])}</span>" : ""
-              "<td class=\"num\">#{Format.value(cell[:median], unit)}#{ratio}</td>"
+              point = row.cells[r]
+              ratio = point.ratio ? " <span class=\"muted\">#{Format.ratio(point.ratio)} #{Format.ci(point.ci)}</span> <span class=\"#{esc(point.verdict.split.first)}\">#{esc(point.verdict)}</span>" : ""
+              "<td class=\"num\">#{Format.value(point.median, unit)}#{ratio}</td>"
             end
             "<tr><td>#{esc(row.value)}</td>#{cells.join}</tr>"
           end
           fixed = Format.params(table.fixed)
           "<h2>Sweep over #{esc(table.param)} · #{esc(table.workload)}#{" · #{esc(fixed)}" unless fixed.empty?}</h2>" \
-            "<p class=\"muted\">#{esc(Metrics.fetch(table.metric).label)}; ratios to #{esc(table.param)}=#{esc(xs.first)} of the same runtime, 95% CI.</p>" \
+            "<p class=\"muted\">#{esc(Metrics.fetch(table.metric).label)}; ratios to #{esc(table.param)}=#{esc(xs.first)} of the same runtime, 95% CI and verdict.</p>" \
             "#{Svg.lines(series, xs: xs, unit: unit)}<table>#{head}#{body.join}</table>"
         end.join
       end
 
       def yjit_memory
-        rows = Scaling.new(@report).yjit_memory_rows
+        rows = @report.yjit_memory
         return "" if rows.empty?
         body = rows.map do |r|
           "<tr><td class=\"num\">#{r.yjit_mem} MiB</td><td>#{esc([r.workload, Format.params(r.params)].reject(&:empty?).join(" "))}</td>" \
@@ -128,7 +163,7 @@ module Rubyrig
       end
 
       def profiles
-        ProfileComparison.new(@report).groups.map do |g|
+        @report.profiles.map do |g|
           runtimes = g.profiles.keys
           depth = g.top.values.map(&:size).max.to_i
           rows = (0...depth).map do |i|
@@ -145,13 +180,9 @@ module Rubyrig
       end
 
       def traces
-        trials = @report.diagnostic_trials("trace").select { |t| t.artifacts.to_a.any? { |a| a.start_with?("trace/") } }
-        return "" if trials.empty?
-        items = trials.flat_map do |t|
-          t.artifacts.select { |a| a.start_with?("trace/") }.map do |f|
-            path = "artifacts/#{t.batch_id}/#{f}"
-            "<li>#{esc(t.cell_key)}: <a href=\"#{esc(path)}\">#{esc(path)}</a></li>"
-          end
+        return "" if @report.traces.empty?
+        items = @report.traces.flat_map do |t|
+          t.files.map { |path| "<li>#{esc(t.cell_key)}: <a href=\"#{esc(path)}\">#{esc(path)}</a></li>" }
         end
         "<h2>GVL traces</h2><p>Open each file at <a href=\"https://ui.perfetto.dev\">ui.perfetto.dev</a> with “Open trace file”.</p><ul>#{items.join}</ul>"
       end
@@ -161,9 +192,9 @@ module Rubyrig
         "<h2>Warnings</h2><div class=\"warn\"><ul>#{@report.warnings.map { |w| "<li>#{esc(w)}</li>" }.join}</ul></div>"
       end
 
-      def environment(meta)
-        host = meta["host"] || {}
-        runtimes = (meta["runtimes"] || {}).map do |label, r|
+      def environment(run)
+        host = run.host
+        runtimes = run.runtimes.map do |label, r|
           extras = [r["ruby_flags"].to_a.join(" "), r["env"].to_h.compact.map { |k, v| "#{k}=#{v}" }.join(" ")].reject(&:empty?).join(" · ")
           "<tr><td><code>#{esc(label)}</code></td><td>#{esc(r.dig("interpreter", "description"))}</td><td><code>#{esc(extras)}</code></td></tr>"
         end
@@ -171,7 +202,7 @@ module Rubyrig
           <h2>Environment</h2>
           <p>#{esc(host["cpu_model"])}, #{esc(host["cores"])} cores, Linux #{esc(host["kernel"])}, governor #{esc(host["governor"])}, turbo #{esc(host["turbo"])}, load before #{esc(Array(host["load_average"]).join(" "))}</p>
           <table><tr><th>runtime</th><th>interpreter</th><th>flags and environment</th></tr>#{runtimes.join}</table>
-          <p>Reproduce: <code>#{esc(Shellwords.join(Array(meta["command_line"])))}</code></p>
+          <p>Reproduce: <code>#{esc(Shellwords.join(run.command_line))}</code></p>
         HTML
       end
     end

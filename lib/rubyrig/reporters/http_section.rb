@@ -4,8 +4,9 @@
 module Rubyrig
   module Reporters
     class HttpSection
-      def initialize(report)
-        @derived = Analysis::HttpDerived.new.compute(report)
+      # derived: the report's Analysis::HttpDerived::Result.
+      def initialize(derived)
+        @derived = derived
       end
 
       # Lines for the terminal; the block paints (text, colour).
@@ -15,7 +16,7 @@ module Rubyrig
         @derived.cells.each { |d| lines << "    #{label(d.cell)}: #{detail(d)}" }
         lines << ""
         unless @derived.connection_modes.empty?
-          lines << "#{paint.call("Connection modes", :bold)} (requests/s against keepalive, 95% bootstrap CI, Holm-adjusted p)"
+          lines << "#{paint.call("Connection modes", :bold)} (requests/s against keepalive, 95% CI, corrected p)"
           @derived.connection_modes.each do |c|
             color = Terminal::VERDICT_COLORS.fetch(c.verdict, :dim)
             lines << "    #{c.runtime} | #{c.workload} | #{Format.params(c.params)}: #{mode_text(c)} #{paint.call(c.verdict, color)}#{winner(c)}"
@@ -42,7 +43,7 @@ module Rubyrig
         end
         lines << ""
         unless @derived.connection_modes.empty?
-          lines += ["**Connection modes**: requests/s against keepalive, 95% bootstrap CI, Holm-adjusted p", "",
+          lines += ["**Connection modes**: requests/s against keepalive, 95% CI, corrected p", "",
             "| runtime | workload | params | mode | ratio [95% CI] | p | verdict |", "|---|---|---|---|---|--:|---|"]
           @derived.connection_modes.each do |c|
             lines << "| `#{c.runtime}` | #{c.workload} | #{Format.params(c.params)} | #{c.mode} | #{Format.ratio(c.ratio)} #{Format.ci(c.ci)} | " \
@@ -74,7 +75,10 @@ module Rubyrig
           "server CPU #{Format.percent(m["server_cpu_fraction"])}, load CPU #{Format.percent(m["load_cpu_fraction"])}, #{errors}"
       end
 
-      def mode_text(c) = "#{c.mode} #{Format.ratio(c.ratio)} #{Format.ci(c.ci)} p=#{Format.p_value(c.p_adjusted)}"
+      def mode_text(c)
+        return "#{c.mode} n/a (#{c.reason})" if c.reason
+        "#{c.mode} #{Format.ratio(c.ratio)} #{Format.ci(c.ci)} p=#{Format.p_value(c.p_adjusted)}"
+      end
 
       # Says the same result from the reference's side: "close slower" means "keepalive faster".
       def winner(c)

@@ -1,4 +1,5 @@
-# Renders a report as JSON for machines: run metadata, per-cell summaries, comparisons and warnings.
+# Renders a report as JSON for machines: run metadata, per-cell summaries, comparisons, and every
+# section of the report (HTTP, sweeps, YJIT memory, profiles, GVL traces) and the warnings.
 require "json"
 
 module Rubyrig
@@ -11,28 +12,34 @@ module Rubyrig
       def render = JSON.pretty_generate(document) + "\n"
 
       def document
-        meta = @report.meta
+        run = @report.run
         {
           "format_version" => RESULTS_FORMAT_VERSION,
           "rubyrig_version" => VERSION,
           "run" => {
-            "name" => meta["name"], "created_at" => meta["created_at"], "finished_at" => meta["finished_at"],
-            "baseline" => meta["baseline"], "seed" => meta.dig("plan", "seed"), "host" => meta["host"],
-            "runtimes" => meta["runtimes"], "workloads" => meta["workloads"], "command_line" => meta["command_line"]
+            "name" => run.name, "created_at" => run.created_at, "finished_at" => run.finished_at,
+            "baseline" => run.baseline, "seed" => run.seed, "host" => run.host,
+            "runtimes" => run.runtimes, "workloads" => run.to_h["workloads"], "command_line" => run.command_line
           },
           "batches" => {"total" => @report.trials.size, "failed" => @report.failed_trials.size},
-          "summaries" => @report.summaries.map { |s| stringify(s.to_h) },
+          "primary_metrics" => @report.primary,
+          "summaries" => @report.summaries.map { |s| stringify(s.to_h.except(:values)) },
           "comparisons" => @report.comparisons.map { |c| stringify(c.to_h) },
+          "http" => @report.http.to_h,
+          "sweeps" => @report.sweeps.map { |t| sweep(t) },
+          "yjit_memory" => @report.yjit_memory.map { |r| stringify(r.to_h) },
+          "profiles" => @report.profiles.map { |g| stringify(g.to_h) },
+          "traces" => @report.traces.map { |t| stringify(t.to_h) },
           "warnings" => @report.warnings
-        }.merge(http)
+        }
       end
 
       private
 
-      # Only runs with http workloads get the "http" section (per-cell details, connection modes, Rails overhead).
-      def http
-        derived = Analysis::HttpDerived.new.compute(@report)
-        derived.empty? ? {} : {"http" => derived.to_h}
+      def sweep(table)
+        stringify(table.to_h.except(:rows)).merge(
+          "rows" => table.rows.map { |row| {"value" => row.value, "cells" => row.cells.transform_values { |p| stringify(p.to_h) }} }
+        )
       end
 
       def stringify(hash) = hash.transform_keys(&:to_s)

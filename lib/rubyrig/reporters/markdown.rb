@@ -11,19 +11,17 @@ module Rubyrig
       end
 
       def render
-        meta = @report.meta
-        out = ["## rubyrig: #{meta["name"]}", ""]
-        out.concat(environment(meta))
-        out.concat(reproduce(meta))
+        run = @report.run
+        out = ["## rubyrig: #{run.name}", ""]
+        out.concat(environment(run))
+        out.concat(reproduce(run))
         @report.groups.group_by(&:first).each do |workload, groups|
           out.concat(workload_table(workload, groups))
         end
-        out.concat(HttpSection.new(@report).markdown)
-        scaling = Scaling.new(@report)
-        scaling.tables.each { |table| out.concat(scaling_table(table)) }
-        memory = scaling.yjit_memory_rows
-        out.concat(yjit_memory(memory)) unless memory.empty?
-        ProfileComparison.new(@report).groups.each { |group| out.concat(profiles(group)) }
+        out.concat(HttpSection.new(@report.http).markdown)
+        @report.sweeps.each { |table| out.concat(scaling_table(table)) }
+        out.concat(yjit_memory(@report.yjit_memory)) unless @report.yjit_memory.empty?
+        @report.profiles.each { |group| out.concat(profiles(group)) }
         out.concat(traces)
         unless @report.warnings.empty?
           out << "**Warnings**"
@@ -36,26 +34,26 @@ module Rubyrig
 
       private
 
-      def environment(meta)
-        host = meta["host"] || {}
+      def environment(run)
+        host = run.host
         lines = ["**Environment**", ""]
         lines << "- Host: #{host["cpu_model"]}, #{host["cores"]} cores, Linux #{host["kernel"]}, governor #{host["governor"]}, turbo #{host["turbo"]}"
-        (meta["runtimes"] || {}).each do |label, r|
+        run.runtimes.each do |label, r|
           extras = []
           extras << "flags `#{r["ruby_flags"].join(" ")}`" unless r["ruby_flags"].to_a.empty?
           env = r["env"].to_h.reject { |_, v| v.nil? }
           extras << "env `#{env.map { |k, v| "#{k}=#{v}" }.join(" ")}`" unless env.empty?
           lines << "- `#{label}`: #{r.dig("interpreter", "description")}#{" (#{extras.join(", ")})" unless extras.empty?}"
         end
-        lines << "- #{meta.dig("plan", "order").to_a.size} batches in a randomized interleaved order (seed #{meta.dig("plan", "seed")}), rubyrig #{meta["rubyrig_version"]}"
+        lines << "- #{run.batch_count} batches in a randomized interleaved order (seed #{run.seed}), rubyrig #{run.rubyrig_version}"
         lines << ""
         lines
       end
 
-      def reproduce(meta)
-        lines = ["**Reproduce**", "", "```sh", Shellwords.join(Array(meta["command_line"])), "```", ""]
-        experiment = meta["experiment"]
-        if experiment && Array(meta["command_line"]).include?("run")
+      def reproduce(run)
+        lines = ["**Reproduce**", "", "```sh", Shellwords.join(run.command_line), "```", ""]
+        experiment = run.experiment
+        if experiment && run.command == "run"
           lines << "<details><summary>experiment file</summary>"
           lines << ""
           lines << "```yaml"
@@ -95,14 +93,15 @@ module Rubyrig
         unit = Metrics.fetch(table.metric).unit
         fixed = Format.params(table.fixed)
         lines = ["**Sweep over #{table.param}**: #{table.workload}#{" (#{fixed})" unless fixed.empty?}, " \
-          "#{Metrics.fetch(table.metric).label}, ratio to #{table.param}=#{table.rows.first.value} of the same runtime with 95% CI", ""]
+          "#{Metrics.fetch(table.metric).label}, ratio to #{table.param}=#{table.rows.first.value} of the same runtime with 95% CI, corrected p and verdict", ""]
         lines << "| #{table.param} | #{table.runtimes.map { |r| "`#{r}`" }.join(" | ")} |"
         lines << "|--:|#{"---|" * table.runtimes.size}"
         table.rows.each do |row|
           cells = table.runtimes.map do |runtime|
-            cell = row.cells[runtime]
-            next "n/a" unless cell[:median]
-            cell[:ratio] ? "#{Format.value(cell[:median], unit)} (#{Format.ratio(cell[:ratio])} #{Format.ci(cell[:ci])})" : Format.value(cell[:median], unit)
+            point = row.cells[runtime]
+            next "n/a" unless point.median
+            next Format.value(point.median, unit) unless point.ratio
+            "#{Format.value(point.median, unit)} (#{Format.ratio(point.ratio)} #{Format.ci(point.ci)}, p=#{Format.p_value(point.p_adjusted)}, #{point.verdict})"
           end
           lines << "| #{row.value} | #{cells.join(" | ")} |"
         end
@@ -149,19 +148,16 @@ module Rubyrig
       end
 
       def traces
-        trials = @report.diagnostic_trials("trace").select { |t| t.artifacts.to_a.any? { |a| a.start_with?("trace/") } }
-        return [] if trials.empty?
+        return [] if @report.traces.empty?
         lines = ["**GVL traces**: open each file at https://ui.perfetto.dev (Open trace file)", ""]
-        trials.each do |t|
-          t.artifacts.select { |a| a.start_with?("trace/") }.each { |f| lines << "- #{t.cell_key}: `artifacts/#{t.batch_id}/#{f}`" }
-        end
+        @report.traces.each { |t| t.files.each { |f| lines << "- #{t.cell_key}: `#{f}`" } }
         lines << ""
         lines
       end
 
       def ratio_cell(cell, comparison)
         return "baseline" if cell.runtime == @report.baseline
-        comparison ? "#{Format.ratio(comparison.ratio)} #{Format.ci(comparison.ci)}" : "n/a"
+        comparison&.ratio ? "#{Format.ratio(comparison.ratio)} #{Format.ci(comparison.ci)}" : "n/a"
       end
     end
   end

@@ -12,20 +12,19 @@ module Rubyrig
 
       def esc(text) = CGI.escapeHTML(text.to_s)
 
-      # rows: [[label, [values...]], ...]; one horizontal lane per row, a dot per batch, a tick at the median.
+      # rows: [[label, [values...], median], ...]; one horizontal lane per row, a dot per batch, a tick at the median.
       def strip(rows, unit:)
-        values = rows.flat_map(&:last)
+        values = rows.flat_map { |row| row[1] }
         return "" if values.empty?
         lo, hi = padded_range(values)
         left = 190
         lane = 28
         height = rows.size * lane + 34
         x = ->(v) { left + (v - lo) / (hi - lo) * (WIDTH - left - 20) }
-        parts = rows.each_with_index.flat_map do |(label, list), i|
+        parts = rows.each_with_index.flat_map do |(label, list, median), i|
           y = 14 + i * lane + lane / 2
           color = PALETTE[i % PALETTE.size]
           dots = list.map { |v| %(<circle cx="#{x.call(v).round(1)}" cy="#{y}" r="4" fill="#{color}" fill-opacity="0.7"><title>#{esc(Format.value(v, unit))}</title></circle>) }
-          median = Stats.median(list)
           [%(<text x="#{left - 8}" y="#{y + 4}" text-anchor="end">#{esc(label[0, 28])}</text>),
             %(<line x1="#{left}" x2="#{WIDTH - 20}" y1="#{y}" y2="#{y}" stroke="#eee"/>),
             *dots,

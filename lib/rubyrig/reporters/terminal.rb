@@ -18,12 +18,10 @@ module Rubyrig
           lines.concat(group(workload, params, cells))
           lines << ""
         end
-        lines.concat(HttpSection.new(@report).terminal { |text, color| paint(text, color) })
-        scaling = Scaling.new(@report)
-        scaling.tables.each { |table| lines.concat(scaling_table(table)) << "" }
-        memory = scaling.yjit_memory_rows
-        lines.concat(yjit_memory(memory)) << "" unless memory.empty?
-        ProfileComparison.new(@report).groups.each { |group| lines.concat(profiles(group)) << "" }
+        lines.concat(HttpSection.new(@report.http).terminal { |text, color| paint(text, color) })
+        @report.sweeps.each { |table| lines.concat(scaling_table(table)) << "" }
+        lines.concat(yjit_memory(@report.yjit_memory)) << "" unless @report.yjit_memory.empty?
+        @report.profiles.each { |group| lines.concat(profiles(group)) << "" }
         traces = trace_files
         lines.concat(traces) << "" unless traces.empty?
         lines.concat(warnings)
@@ -74,13 +72,13 @@ module Rubyrig
         header = [table.param] + table.runtimes
         rows = table.rows.map do |row|
           [row.value.to_s] + table.runtimes.map do |runtime|
-            cell = row.cells[runtime]
-            next "n/a" unless cell[:median]
-            ratio = cell[:ratio] ? " #{Format.ratio(cell[:ratio])} #{Format.ci(cell[:ci])}" : ""
-            "#{Format.value(cell[:median], unit)}#{ratio}"
+            point = row.cells[runtime]
+            next "n/a" unless point.median
+            ratio = point.ratio ? " #{Format.ratio(point.ratio)} #{Format.ci(point.ci)} #{paint(point.verdict, VERDICT_COLORS.fetch(point.verdict, :dim))}" : ""
+            "#{Format.value(point.median, unit)}#{ratio}"
           end
         end
-        [paint(title, :bold), "  #{Metrics.fetch(table.metric).label}; ratio to #{table.param}=#{table.rows.first.value} of the same runtime, 95% CI"] +
+        [paint(title, :bold), "  #{Metrics.fetch(table.metric).label}; ratio to #{table.param}=#{table.rows.first.value} of the same runtime, 95% CI and verdict"] +
           align([header] + rows).map { |line| "    #{line}".rstrip }
       end
 
@@ -118,20 +116,15 @@ module Rubyrig
       end
 
       def trace_files
-        trials = @report.diagnostic_trials("trace").reject { |t| t.artifacts.to_a.none? { |a| a.start_with?("trace/") } }
-        return [] if trials.empty?
+        return [] if @report.traces.empty?
         out = [paint("GVL traces", :bold) + " (open each file at https://ui.perfetto.dev with \"Open trace file\")"]
-        trials.each do |t|
-          t.artifacts.select { |a| a.start_with?("trace/") }.each do |file|
-            out << "    #{t.cell_key}: artifacts/#{t.batch_id}/#{file}"
-          end
-        end
+        @report.traces.each { |t| t.files.each { |file| out << "    #{t.cell_key}: #{file}" } }
         out
       end
 
       def comparison_text(cell, comparison)
         return "baseline" if cell.runtime == @report.baseline
-        return "" unless comparison
+        return "" unless comparison&.ratio
         "#{Format.ratio(comparison.ratio)} #{Format.ci(comparison.ci)}"
       end
 

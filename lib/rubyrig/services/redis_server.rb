@@ -3,7 +3,7 @@
 require "socket"
 require "tmpdir"
 require "fileutils"
-require_relative "../child"
+require_relative "../process/child"
 
 module Rubyrig
   module Services

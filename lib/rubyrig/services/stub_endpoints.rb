@@ -6,7 +6,7 @@ require "json"
 require "socket"
 require "rbconfig"
 require "fileutils"
-require_relative "../child"
+require_relative "../process/child"
 
 module Rubyrig
   module Services

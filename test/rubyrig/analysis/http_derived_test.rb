@@ -7,12 +7,13 @@ class HttpDerivedTest < Minitest::Test
   RAILS = "builtin:rails-hello"
   BASE = {"processes" => 1, "threads" => 1, "connections" => 8}.freeze
 
+  # The parameters as given, and as the runner records them with the http driver's defaults merged.
   def cells
-    [
-      {"index" => 0, "runtime" => "system", "workload" => RACK, "params" => BASE.merge("connection" => "keepalive")},
-      {"index" => 1, "runtime" => "system", "workload" => RACK, "params" => BASE.merge("connection" => "close")},
-      {"index" => 2, "runtime" => "system", "workload" => RAILS, "params" => BASE.merge("connection" => "keepalive")}
-    ]
+    [[0, RACK, "keepalive"], [1, RACK, "close"], [2, RAILS, "keepalive"]].map do |index, workload, connection|
+      params = BASE.merge("connection" => connection)
+      effective = {"processes" => 1, "threads" => 1, "connection" => connection, "connections" => 8}
+      {"index" => index, "runtime" => "system", "workload" => workload, "params" => params, "effective_params" => effective}
+    end
   end
 
   def meta
@@ -26,19 +27,37 @@ class HttpDerivedTest < Minitest::Test
     }
   end
 
-  def trials(rates_by_cell, status: "ok")
+  def trials(rates_by_cell, status: "ok", diagnostic: nil)
     rates_by_cell.flat_map do |index, rates|
       cell = Rubyrig::Plan.from_h(meta["plan"]).cells[index]
       rates.each_with_index.map do |rate, i|
-        Rubyrig::Trial.new(batch_id: "c#{index}-b#{i}", cell_key: cell.key, runtime: cell.runtime, workload: cell.workload,
-          params: cell.params, status: (i.zero? ? status : "ok"), metrics: {"requests_per_s" => rate, "latency_p99_s" => 0.01})
+        Rubyrig::Trial.new(batch_id: "c#{index}-#{diagnostic || "b"}#{i}", cell_key: cell.key, runtime: cell.runtime,
+          workload: cell.workload, params: cell.params, status: (i.zero? ? status : "ok"), diagnostic: diagnostic,
+          metrics: {"requests_per_s" => rate, "latency_p99_s" => 0.01}, warnings: [])
       end
     end
   end
 
-  def derive(trials)
-    report = Rubyrig::Analysis.new(resamples: 2000).analyze(meta: meta, trials: trials)
-    Rubyrig::Analysis::HttpDerived.new(resamples: 2000).compute(report)
+  def analyze(trials) = Rubyrig::Analysis.new(resamples: 2000).analyze(meta: meta, trials: trials)
+
+  def derive(trials) = analyze(trials).http
+
+  def test_profile_and_trace_batches_do_not_count_in_connection_modes
+    measured = trials({0 => [10_000, 10_100, 9_900, 10_050, 9_950], 1 => [10_000, 10_100, 9_900, 10_050, 9_950]})
+    profiled = trials({1 => [1_000]}, diagnostic: "profile")
+    contrast = derive(measured + profiled).connection_modes.first
+    assert_in_delta 1.0, contrast.ratio, 1e-9, "a slow profiled batch must not move the ratio"
+    assert_equal 5, contrast.n
+  end
+
+  def test_a_zero_rate_is_not_compared_and_says_so
+    report = analyze(trials({0 => [10_000, 10_100, 9_900, 10_050, 9_950], 1 => [0, 6_100, 5_900, 6_050, 5_950]}))
+    contrast = report.http.connection_modes.first
+    assert_nil contrast.ratio
+    assert_nil contrast.p_adjusted
+    assert_equal "not compared", contrast.verdict
+    assert_match(/a batch reported 0\.0, and a ratio needs positive values/, contrast.reason)
+    assert(report.warnings.any? { |w| w.include?("close against keepalive not compared: a batch reported 0.0") }, report.warnings.inspect)
   end
 
   def test_close_against_keepalive_is_slower_with_an_interval_below_one

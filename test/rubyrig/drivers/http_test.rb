@@ -28,15 +28,4 @@ class HttpDriverTest < Minitest::Test
   def test_says_so_when_both_are_saturated
     assert_match(/saturated as well as the server/, Rubyrig::Drivers::Http.saturation_warning(0.95, 0.99))
   end
-
-  def test_resume_keeps_the_cpu_split_of_the_original_command_line
-    settings = Rubyrig::Settings.from_env({}, out: StringIO.new, err: StringIO.new)
-    command = Rubyrig::Commands::Run.new([], settings)
-    command.send(:resume_cpu_split, {"command_line" => %w[rubyrig run exp.yml --server-cpus 1 --load-cpus=0]})
-    assert_equal "1", settings.server_cpus
-    assert_equal "0", settings.load_cpus
-    settings.server_cpus = "0"
-    command.send(:resume_cpu_split, {"command_line" => %w[rubyrig run exp.yml --server-cpus 1]})
-    assert_equal "0", settings.server_cpus, "a split given to the resume wins"
-  end
 end

@@ -77,13 +77,14 @@ module Rubyrig
       end
     end
 
-    # Drops a torn final line so that appends start on a fresh line.
+    # Drops a torn final line so that appends start on a fresh line. It only shortens the file, in one
+    # truncate, so a crash at any moment leaves every complete line in place.
     def repair!
       file = path(TRIALS_FILE)
       return unless File.exist?(file)
       text = File.binread(file)
       return if text.empty? || text.end_with?("\n")
-      File.write(file, text[0..(text.rindex("\n") || -1)])
+      File.truncate(file, (text.rindex("\n") || -1) + 1)
     end
 
     def artifacts_dir(batch_id) = path("artifacts", batch_id)

@@ -20,30 +20,33 @@ class ScalingTest < Minitest::Test
   end
 
   def test_a_threads_sweep_gives_one_table_with_ratios_to_one_thread
-    tables = Rubyrig::Scaling.new(sweep_report).tables
+    tables = sweep_report.sweeps
     assert_equal 1, tables.size
     table = tables.first
     assert_equal "threads", table.param
     assert_equal({"calls" => 100}, table.fixed)
     assert_equal %w[base slow], table.runtimes
     assert_equal [1, 2, 4], table.rows.map(&:value)
-    assert_nil table.rows.first.cells["base"][:ratio]
+    assert_nil table.rows.first.cells["base"].ratio
     four = table.rows.last.cells
-    assert_in_delta 4.0, four["base"][:ratio], 0.05
-    assert_in_delta 0.4, four["slow"][:ratio], 0.01
-    assert_operator four["slow"][:ci][1], :<, 1.0
-    assert_in_delta 40.0, four["base"][:median], 0.5
+    assert_in_delta 4.0, four["base"].ratio, 0.05
+    assert_in_delta 0.4, four["slow"].ratio, 0.01
+    assert_operator four["slow"].ci[1], :<, 1.0
+    assert_in_delta 40.0, four["base"].median, 0.5
+    assert_equal "faster", four["base"].verdict
+    assert_equal "slower", four["slow"].verdict
+    assert_operator four["slow"].p_adjusted, :<, 0.05
   end
 
   def test_no_table_without_a_sweep
-    assert_empty Rubyrig::Scaling.new(synthetic_report).tables
+    assert_empty synthetic_report.sweeps
   end
 
   def test_reporters_show_the_scaling_table
     report = sweep_report
     text = Rubyrig::Reporters::Terminal.new(report, color: false).render
     assert_match(/Sweep over threads · builtin:nbody · calls=100/, text)
-    assert_match(/^\s+4\s+40\.\d+\/s 4\.0\d\dx \[[\d.]+, [\d.]+\]\s+4\.0\d*\/s 0\.4\d\dx/, text)
+    assert_match(/^\s+4\s+40\.\d+\/s 4\.0\d\dx \[[\d.]+, [\d.]+\] faster\s+4\.0\d*\/s 0\.4\d\dx \[[\d.]+, [\d.]+\] slower$/, text)
     markdown = Rubyrig::Reporters::Markdown.new(report).render
     assert_match(/\| threads \| `base` \| `slow` \|/, markdown)
   end
@@ -54,7 +57,7 @@ class ScalingTest < Minitest::Test
     meta["runtimes"]["m32"]["spec"] = "3.3.8+yjit-mem=32"
     trials = synthetic_trials(meta, {"m16" => [1.0] * 5, "m32" => [2.0] * 5})
     report = Rubyrig::Analysis.new(resamples: 100).analyze(meta: meta, trials: trials)
-    rows = Rubyrig::Scaling.new(report).yjit_memory_rows
+    rows = report.yjit_memory
     assert_equal [16, 32], rows.map(&:yjit_mem)
     assert_equal [1.0, 2.0], rows.map(&:speed)
     assert(rows.all? { |r| r.peak_rss_bytes.positive? })

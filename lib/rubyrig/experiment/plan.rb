@@ -10,12 +10,15 @@ module Rubyrig
 
     attr_reader :cells, :batches, :seed
 
-    def self.build(experiment)
+    # effective: (workload, params) -> the parameters with the driver's defaults merged, recorded per
+    # cell so that a report never depends on today's defaults.
+    def self.build(experiment, effective: ->(_workload, params) { params })
       cells = []
       experiment.workloads.each do |workload|
         workload.param_combinations.each do |params|
           experiment.runtimes.each do |runtime|
-            cells << Cell.new(index: cells.size, runtime: runtime.label, workload: workload.name, params: params).freeze
+            cells << Cell.new(index: cells.size, runtime: runtime.label, workload: workload.name, params: params,
+              effective_params: effective.call(workload, params)).freeze
           end
         end
       end
@@ -38,7 +41,8 @@ module Rubyrig
     # The plan exactly as recorded in a run's metadata.
     def self.from_h(hash)
       cells = hash.fetch("cells").map do |c|
-        Cell.new(index: c["index"], runtime: c["runtime"], workload: c["workload"], params: c["params"]).freeze
+        Cell.new(index: c["index"], runtime: c["runtime"], workload: c["workload"], params: c["params"],
+          effective_params: c["effective_params"]).freeze
       end
       batches = hash.fetch("order").map do |b|
         Batch.new(id: b["id"], cell: cells.fetch(b["cell"]), number: b["number"], round: b["round"],

@@ -27,6 +27,27 @@ class StoreTest < Minitest::Test
     assert_equal %w[c0-b1 c0-b2], store.trials.map(&:batch_id)
   end
 
+  # A write that fails half-way (here: the file-size limit, as a full disk would) while the torn line is
+  # dropped must not take complete trials with it.
+  def test_a_repair_that_fails_half_way_keeps_every_complete_trial
+    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    10.times { |i| store.append(trial("c0-b#{i}")) }
+    File.write(store.path("trials.jsonl"), '{"batch_id":"c0-b10","sta', mode: "a")
+    pid = fork do
+      Signal.trap("XFSZ", "IGNORE")
+      Process.setrlimit(:FSIZE, 100)
+      begin
+        store.repair!
+      rescue Errno::EFBIG # the limit stops a rewrite; shortening the file is not limited
+        nil
+      end
+      exit!(0)
+    end
+    Process.wait(pid)
+    assert_equal (0...10).map { |i| "c0-b#{i}" }, store.trials.map(&:batch_id)
+    refute File.binread(store.path("trials.jsonl")).include?("c0-b10"), "the torn line is gone"
+  end
+
   def test_a_directory_with_a_run_is_not_overwritten
     dir = File.join(tmpdir, "run")
     Rubyrig::Store.create(dir, {"name" => "x"})

@@ -85,4 +85,25 @@ class AnalysisTest < Minitest::Test
     b = synthetic_report.comparisons.map(&:ci)
     assert_equal a, b
   end
+
+  def test_a_zero_rate_is_refused_with_a_warning_not_a_p_of_zero
+    report = synthetic_report(values: {"base" => [10.0, 10.1, 9.9, 10.05, 9.95], "fast" => [0.0, 12.1, 11.9, 12.05, 11.95]})
+    c = report.comparison("fast", "builtin:nbody", {"n" => 1}, "iterations_per_s")
+    assert_equal "not compared", c.verdict
+    assert_nil c.ratio
+    assert_nil c.ci
+    assert_nil c.p_value
+    assert_match(/a batch reported 0\.0, and a ratio needs positive values/, c.reason)
+    assert_includes report.warnings, "fast | builtin:nbody | n=1: iterations/s not compared: a batch reported 0.0, and a ratio needs positive values"
+    text = Rubyrig::Reporters::Terminal.new(report).render
+    assert_match(/^    fast .* not compared$/, text)
+  end
+
+  def test_every_section_is_computed_once_before_rendering
+    report = synthetic_report
+    assert report.frozen?
+    %i[summaries comparisons http sweeps yjit_memory profiles traces warnings primary].each do |section|
+      refute_nil report[section], section
+    end
+  end
 end

@@ -22,7 +22,7 @@ class ProfileComparisonTest < Minitest::Test
   end
 
   def test_top_frames_side_by_side_and_the_frames_that_grew
-    group = Rubyrig::ProfileComparison.new(report_with_profiles).groups.first
+    group = report_with_profiles.profiles.first
     assert_equal %w[base fast], group.profiles.keys
     assert_equal %w[work reload], group.top["base"].map { |f| f["name"] }
     assert_equal %w[reload work], group.top["fast"].map { |f| f["name"] }

@@ -3,7 +3,7 @@ require "psych"
 
 module Rubyrig
   module Builtins
-    DIR = File.expand_path("workloads", __dir__)
+    DIR = File.expand_path("../workloads", __dir__)
     PREFIX = "builtin:"
 
     # What a built-in folder declares: its kind, main file, parameters with defaults, and options.

@@ -1,0 +1,7 @@
+# Statistics of one metric of one cell over its ok measured batches, with the batch values themselves.
+module Rubyrig
+  class Analysis
+    Summary = Struct.new(:cell_key, :runtime, :workload, :params, :metric, :unit,
+      :n, :median, :mean, :sd, :cv, :p10, :p90, :min, :max, :values, keyword_init: true)
+  end
+end

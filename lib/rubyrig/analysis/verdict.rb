@@ -1,0 +1,28 @@
+# The words a comparison concludes with, and which one a significant change of a metric earns: speed
+# metrics are faster or slower (whichever way is better), others higher or lower.
+module Rubyrig
+  class Analysis
+    module Verdict
+      FASTER = "faster"
+      SLOWER = "slower"
+      HIGHER = "higher"
+      LOWER = "lower"
+      NO_DIFFERENCE = "no significant difference"
+      # Not compared at all (e.g. a zero rate): the reason says why.
+      NOT_COMPARED = "not compared"
+
+      SIGNIFICANT = [FASTER, SLOWER, HIGHER, LOWER].freeze
+
+      module_function
+
+      # direction: :higher, :lower or :same (the other side against the reference, as numbers).
+      def word(direction, definition)
+        return NO_DIFFERENCE if direction == :same
+        return direction.to_s unless definition.speed?
+        ((direction == :higher) == definition.higher_is_better) ? FASTER : SLOWER
+      end
+
+      def significant?(word) = SIGNIFICANT.include?(word)
+    end
+  end
+end

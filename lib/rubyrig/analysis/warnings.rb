@@ -1,0 +1,102 @@
+# What a reader should distrust in a report, one line each with what to do: too few or failed
+# batches, batches that vary a lot, a busy host, GVL metrics on some runtimes only, comparisons that
+# could not be made, and the warnings the runtimes and batches carried themselves.
+module Rubyrig
+  class Analysis
+    class Warnings
+      CV_LIMIT = 0.05
+      MIN_BATCHES = 5
+
+      # report: the core Report (cells, trials, summaries, comparisons); http: HttpDerived's result.
+      def initialize(report, http:)
+        @report = report
+        @http = http
+        @measured = report.trials.select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
+      end
+
+      def list
+        run = @report.run
+        lines = few_batches + failed + variation + host(run) + gvl + not_compared
+        lines.concat(run.runtimes.values.flat_map { |r| r["warnings"] || [] })
+        lines.concat(@report.trials.flat_map { |t| (t.warnings || []).map { |w| "#{t.cell_key}: #{w}" } })
+        lines.uniq
+      end
+
+      private
+
+      def cells = @report.cells
+
+      def ok(cell) = @measured.fetch(cell.key, [])
+
+      # One line when every short cell has the same count, else one line per cell.
+      def few_batches
+        short = cells.map { |c| [c, ok(c).size] }.select { |_, n| n < MIN_BATCHES }
+        advice = "statistics need #{MIN_BATCHES} or more (--batches)"
+        counts = short.map(&:last).uniq
+        if short.size > 1 && counts.size == 1
+          n = counts.first
+          subject = (short.size == cells.size) ? "every cell has" : "#{short.size} cells have"
+          ["#{subject} only #{n} ok batch#{"es" unless n == 1}; #{advice}"]
+        else
+          short.map { |cell, n| "#{cell.key}: only #{n} ok batch#{"es" unless n == 1}; #{advice}" }
+        end
+      end
+
+      def failed
+        cells.filter_map do |cell|
+          list = @report.trials.select { |t| t.cell_key == cell.key && t.failed? }
+          next if list.empty?
+          "#{cell.key}: #{list.size} failed batch#{"es" if list.size > 1} (#{list.first.reason})"
+        end
+      end
+
+      # A line per cell whose primary metric varies more than CV_LIMIT between batches, or one line for
+      # all of them when there are many (a noisy host makes every cell vary).
+      def variation
+        noisy = cells.filter_map do |cell|
+          metric = @report.primary_metric(cell.workload)
+          summary = @report.summary(cell.key, metric)
+          [cell, Metrics.fetch(metric).label, summary.cv] if summary&.cv && summary.cv > CV_LIMIT
+        end
+        advice = "close other programs, pin CPUs with --cpus or add batches"
+        limit = (CV_LIMIT * 100).round
+        if noisy.size > 3
+          worst = noisy.max_by(&:last)
+          return [format("%d of %d cells vary more than %d%% between batches (CV %.1f%% to %.1f%%, most in %s); %s",
+            noisy.size, cells.size, limit, noisy.map(&:last).min * 100, worst.last * 100, worst.first.key, advice)]
+        end
+        noisy.map do |cell, label, cv|
+          format("%s: %s varies a lot between batches (CV %.1f%% > %d%%); %s", cell.key, label, cv * 100, limit, advice)
+        end
+      end
+
+      # Only the load before the run counts: afterwards the benchmark's own processes are in the average.
+      def host(run)
+        cores = run.host["cores"] || 1
+        load = run.host["load_average"]
+        return [] unless load&.first && load.first > cores * 0.5
+        [format("the host was busy before the run (load %.2f on %d cores); timings may be noisy", load.first, cores)]
+      end
+
+      # GVL instrumentation exists on CRuby 3.2+ only, and its hooks cost a little on every thread switch.
+      def gvl
+        with, without = cells.map(&:runtime).uniq.partition do |runtime|
+          cells.any? { |c| c.runtime == runtime && ok(c).any? { |t| t.metrics.key?("gvl_wait_s") } }
+        end
+        return [] if with.empty? || without.empty?
+        ["GVL wait is measured on #{with.join(", ")} but n/a on #{without.join(", ")} (it needs CRuby 3.2+); " \
+          "its hooks can cost a few percent on thread-heavy workloads, so rerun with --no-gvl for the cleanest speed comparison"]
+      end
+
+      # A speed comparison that could not be made (a zero rate, no batches) is said out loud.
+      def not_compared
+        runtime = @report.comparisons.select { |c| !Verdict.significant?(c.verdict) && c.reason && Metrics.fetch(c.metric).speed? }
+          .map { |c| "#{c.runtime} | #{c.workload}#{" | #{Cell.new(params: c.params).params_label}" unless c.params.empty?}: #{Metrics.fetch(c.metric).label} not compared: #{c.reason}" }
+        modes = @http.connection_modes.select(&:reason).map do |c|
+          "#{c.runtime} | #{c.workload}: #{c.mode} against #{c.reference} not compared: #{c.reason}"
+        end
+        runtime + modes
+      end
+    end
+  end
+end
