@@ -244,7 +244,7 @@ module Rubyrig
       value = data["cpus"]
       return nil if value.nil?
       text = value.to_s
-      fail_at(["cpus"], "must be a CPU list such as \"1\" or \"0-1\", got #{value.inspect}") unless text.match?(/\A\d+([,-]\d+)*\z/)
+      fail_at(["cpus"], CpuList.problem(value)) unless CpuList.valid?(text)
       text
     end
 

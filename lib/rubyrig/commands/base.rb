@@ -57,7 +57,7 @@ module Rubyrig
         {"--server-cpus" => :server_cpus=, "--load-cpus" => :load_cpus=}.each do |flag, setter|
           what = (setter == :server_cpus=) ? "the app server" : "the load generator"
           opts.on("#{flag} LIST", "http: run #{what} on these CPUs, e.g. 1 (default: load generator on the first CPU, server on the rest)") do |list|
-            raise UsageError, "#{flag} needs a CPU list such as 1 or 0-1, got '#{list}'" unless list.match?(Drivers::HttpOptions::CPU_LIST)
+            raise UsageError, "#{flag} #{CpuList.problem(list)}" unless CpuList.valid?(list)
             @settings.public_send(setter, list)
           end
         end

@@ -11,7 +11,6 @@ module Rubyrig
         "request_timeout_s" => 2, "path" => "/", "port" => nil, "server_cpus" => nil, "load_cpus" => nil,
         "boot_timeout_s" => 60, "wrk" => "wrk"
       }.freeze
-      CPU_LIST = /\A\d+(-\d+)?(,\d+(-\d+)?)*\z/
       # Load generators that close the connection themselves after each response (none has an adapter yet).
       CLIENT_CLOSE_TOOLS = "httperf --num-calls=1 (Debian package httperf) or oha --disable-keepalive"
 
@@ -52,8 +51,8 @@ module Rubyrig
         fail.call(["port"], "must be a TCP port from 1 to 65535, got #{port.inspect}") if !port.nil? && !(port.is_a?(Integer) && port.between?(1, 65_535))
         %w[server_cpus load_cpus].each do |key|
           value = options[key]
-          next if value.nil? || value.to_s.match?(CPU_LIST)
-          fail.call([key], "must be a CPU list such as \"1\" or \"0-1\", got #{value.inspect}")
+          next if value.nil? || CpuList.valid?(value)
+          fail.call([key], CpuList.problem(value))
         end
         fail.call(["wrk"], "must be the name or path of the wrk binary") unless options["wrk"].is_a?(String)
       end

@@ -5,23 +5,10 @@ require "etc"
 
 module Rubyrig
   CpuSplit = Struct.new(:server, :load, :warnings, keyword_init: true) do
-    # "0-2,5" => [0, 1, 2, 5]
-    def self.parse(list)
-      list.to_s.split(",").flat_map do |part|
-        first, last = part.split("-").map { |n| Integer(n, 10) }
-        (first..(last || first)).to_a
-      end.uniq.sort
-    end
-
-    # [0, 1, 2, 5] => "0-2,5"
-    def self.format(cpus)
-      cpus.sort.slice_when { |a, b| b != a + 1 }.map { |run| (run.size > 1) ? "#{run.first}-#{run.last}" : run.first.to_s }.join(",")
-    end
-
     # The CPUs this process may run on (its affinity list), else 0..nprocessors-1.
     def self.allowed(status_path: "/proc/self/status")
       list = File.read(status_path)[/^Cpus_allowed_list:\s*(\S+)/, 1]
-      list ? parse(list) : (0...Etc.nprocessors).to_a
+      list ? CpuList.parse(list) : (0...Etc.nprocessors).to_a
     rescue SystemCallError # no /proc: assume every CPU
       (0...Etc.nprocessors).to_a
     end
@@ -32,22 +19,22 @@ module Rubyrig
         warnings << "only one CPU is available, so the server and the load generator share it; throughput is understated"
         return new(server: nil, load: nil, warnings: warnings.freeze).freeze
       end
-      load_cpus = load ? parse(load) : nil
-      server_cpus = server ? parse(server) : nil
+      load_cpus = load ? CpuList.parse(load) : nil
+      server_cpus = server ? CpuList.parse(server) : nil
       server_cpus ||= allowed - (load_cpus || [allowed.first])
       server_cpus = allowed if server_cpus.empty?
       load_cpus ||= (allowed - server_cpus).first(1)
       load_cpus = allowed.first(1) if load_cpus.empty?
       shared = server_cpus & load_cpus
       unless shared.empty?
-        warnings << "the server (CPUs #{format(server_cpus)}) and the load generator (CPUs #{format(load_cpus)}) share CPU #{format(shared)}; they compete, so throughput is understated"
+        warnings << "the server (CPUs #{CpuList.format(server_cpus)}) and the load generator (CPUs #{CpuList.format(load_cpus)}) share CPU #{CpuList.format(shared)}; they compete, so throughput is understated"
       end
-      new(server: format(server_cpus), load: format(load_cpus), warnings: warnings.freeze).freeze
+      new(server: CpuList.format(server_cpus), load: CpuList.format(load_cpus), warnings: warnings.freeze).freeze
     end
 
-    def server_count = server ? CpuSplit.parse(server).size : Etc.nprocessors
+    def server_count = server ? CpuList.parse(server).size : Etc.nprocessors
 
-    def load_count = load ? CpuSplit.parse(load).size : Etc.nprocessors
+    def load_count = load ? CpuList.parse(load).size : Etc.nprocessors
 
     def to_h = {"server_cpus" => server, "load_cpus" => load}
   end

@@ -1,6 +1,7 @@
 # The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4 (resource usage of a
 # reaped child), prctl (death signal) and sched_setaffinity (CPU pinning).
 require "fiddle"
+require_relative "cpu_list"
 
 module Rubyrig
   module Libc
@@ -24,17 +25,9 @@ module Rubyrig
     # Pins the calling process to the CPUs in a list such as "1" or "0-1,3"; false when refused.
     def pin_to_cpus(list)
       mask = "\0".b * CPU_SET_BYTES
-      cpus(list).each { |cpu| mask.setbyte(cpu / 8, mask.getbyte(cpu / 8) | (1 << (cpu % 8))) }
+      CpuList.parse(list).each { |cpu| mask.setbyte(cpu / 8, mask.getbyte(cpu / 8) | (1 << (cpu % 8))) }
       function(:sched_setaffinity, [Fiddle::TYPE_INT, Fiddle::TYPE_SIZE_T, Fiddle::TYPE_VOIDP])
         .call(0, CPU_SET_BYTES, Fiddle::Pointer[mask]).zero?
-    end
-
-    # "0-2,5" => [0, 1, 2, 5]
-    def cpus(list)
-      list.to_s.split(",").flat_map do |part|
-        first, last = part.split("-", 2).map { |n| Integer(n, 10) }
-        (first..(last || first)).to_a
-      end
     end
 
     def function(name, args)

@@ -91,6 +91,6 @@ class HttpOptionsTest < Minitest::Test
     error = assert_raises(Rubyrig::ExperimentError) do
       experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    server_cpus: one\n")
     end
-    assert_match(/server_cpus must be a CPU list such as "1" or "0-1"/, error.message)
+    assert_match(/exp\.yml:4: server_cpus needs a CPU list such as 1, 0-1 or 0,2-3, got "one"/, error.message)
   end
 end
