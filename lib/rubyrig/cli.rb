@@ -84,8 +84,7 @@ module Rubyrig
     end
 
     def unknown_command(name)
-      suggestion = DidYouMean::SpellChecker.new(dictionary: COMMANDS.keys).correct(name).first
-      "unknown command '#{name}'#{"; did you mean '#{suggestion}'?" if suggestion} (see `rubyrig --help`)"
+      "unknown command '#{name}'; #{Suggest.hint(name, COMMANDS.keys, fallback: "see `rubyrig --help`")}"
     end
   end
 end

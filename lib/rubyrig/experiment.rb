@@ -16,8 +16,8 @@ module Rubyrig
       from_source(YamlSource.load(path), base_dir: File.dirname(File.expand_path(path)))
     end
 
-    def self.from_data(data, label: "command line", base_dir: Dir.pwd)
-      from_source(YamlSource.from_data(data, label), base_dir: base_dir)
+    def self.from_data(data, label: "command line", base_dir: Dir.pwd, flags: {})
+      from_source(YamlSource.from_data(data, label, flags: flags), base_dir: base_dir)
     end
 
     def self.from_source(source, base_dir:)
@@ -213,9 +213,7 @@ module Rubyrig
       unless defaults.empty?
         given.each_key do |key|
           next if defaults.key?(key)
-          suggestion = DidYouMean::SpellChecker.new(dictionary: defaults.keys).correct(key).first
-          hint = suggestion ? "did you mean '#{suggestion}'?" : "known: #{defaults.keys.join(", ")}"
-          fail_at(at + ["params", key], "is not a parameter of #{builtin.workload_name}; #{hint}")
+          fail_at(at + ["params", key], "is not a parameter of #{builtin.workload_name}; #{Suggest.hint(key, defaults.keys)}")
         end
       end
       defaults.merge(given).to_h do |key, value|
@@ -265,8 +263,7 @@ module Rubyrig
     def check_keys(hash, allowed, at, what)
       hash.each_key do |key|
         next if allowed.include?(key)
-        suggestion = DidYouMean::SpellChecker.new(dictionary: allowed).correct(key.to_s).first
-        hint = suggestion ? "did you mean '#{suggestion}'?" : "allowed keys: #{allowed.join(", ")}"
+        hint = Suggest.hint(key, allowed, fallback: "allowed keys: #{allowed.join(", ")}")
         fail_at(at + [key], "unknown key '#{key}' in #{what}; #{hint}", own_name: false)
       end
     end
@@ -300,14 +297,23 @@ module Rubyrig
       value
     end
 
+    # A value that came from a command-line flag is that flag's error (usage, exit 2); one from a file
+    # names the file and line.
     def wrap(at)
       yield
     rescue Error => e
+      flag = @source.flag_for(at)
+      raise UsageError, "#{flag[0]}: #{e.message}" if flag
       raise ExperimentError, "#{@source.where(at)}: #{e.message}"
     end
 
     def fail_at(keys, message, own_name: true)
       name = keys.reverse.find { |k| k.is_a?(String) }
+      flag, rest = @source.flag_for(keys)
+      if flag
+        subject = (own_name && rest.any? { |k| k.is_a?(String) }) ? "#{flag} #{name}" : flag
+        raise UsageError, "#{subject} #{message}"
+      end
       subject = (own_name && name) ? "#{name} " : ""
       raise ExperimentError, "#{@source.where(keys)}: #{subject}#{message}"
     end

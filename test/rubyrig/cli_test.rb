@@ -42,7 +42,32 @@ class CLITest < Minitest::Test
 
   def test_empty_matrix_from_the_command_line
     status, _, err = run_cli("compare", "-r", "system", "--param", "steps=", "--", "builtin:nbody")
-    assert_one_line_error(status, err, /steps is an empty list, so the matrix has no cells; give at least one value/)
+    assert_one_line_error(status, err, /--param steps has an empty value in 'steps='; write e\.g\. --param steps=1,2/, expected_status: 2)
+  end
+
+  def test_flag_errors_name_the_flag_and_are_usage_errors
+    {
+      ["--cpus", "0-1-2"] => /\Arubyrig: error: --cpus needs a CPU list such as 1, 0-1 or 0,2-3, got "0-1-2"$/,
+      ["--param", "stepz=5"] => /\Arubyrig: error: --param stepz is not a parameter of builtin:nbody; did you mean 'steps'\?$/,
+      ["--trace", "perfetto"] => /\Arubyrig: error: --trace must be one of gvl, got 'perfetto'; known: gvl$/,
+      ["--profile", "stackprf"] => /\Arubyrig: error: --profile must be one of stackprof, vernier, got 'stackprf'; did you mean 'stackprof'\?$/,
+      ["-r", "system+yjt"] => /\Arubyrig: error: -r: unknown variant \+yjt in runtime 'system\+yjt'; did you mean \+yjit\?$/,
+      ["--batches", "0"] => /\Arubyrig: error: --batches must be a positive integer, got 0/
+    }.each do |(flag, value), pattern|
+      args = (flag == "-r") ? ["-r", value] : ["-r", "system", flag, value]
+      status, _, err = run_cli("compare", *args, "--results", File.join(tmpdir, "r"), "--", "builtin:nbody")
+      assert_one_line_error(status, err, pattern, expected_status: 2)
+    end
+  end
+
+  def test_parsing_an_http_experiment_does_not_need_wrk
+    dir = tmpdir
+    write(dir, "exp.yml", "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    wrk: wrk-not-installed\n")
+    experiment = Rubyrig::Experiment.load(File.join(dir, "exp.yml"))
+    assert_equal "http", experiment.workloads.first.kind
+    status, _, err = run_cli("run", File.join(dir, "exp.yml"), "--results", File.join(dir, "run"))
+    assert_one_line_error(status, err, /wrk-not-installed is not installed or not executable: install it/)
+    refute File.exist?(File.join(dir, "run")), "stopped before the run started"
   end
 
   def test_bad_option_value_is_a_usage_error

@@ -3,8 +3,8 @@ require "test_helper"
 class ExperimentTest < Minitest::Test
   def load(yaml)
     dir = tmpdir
-    path = write(dir, "exp.yml", yaml)
-    Rubyrig::Experiment.load(path)
+    @path = write(dir, "exp.yml", yaml)
+    Rubyrig::Experiment.load(@path)
   end
 
   def error(yaml)
@@ -92,6 +92,15 @@ class ExperimentTest < Minitest::Test
   def test_duplicate_labels_are_rejected
     assert_match(/has the label 'system' twice; give each a label, e.g. a=system and b=system/,
       error("runtimes: [system, system]\nworkloads: [builtin:nbody]\n"))
+  end
+
+  def test_a_mistyped_variant_gets_its_line_and_a_suggestion_at_parse_time
+    message = error("runtimes:\n  - system\n  - system+yjt\nworkloads: [builtin:nbody]\n")
+    assert_equal "#{@path}:3: unknown variant +yjt in runtime 'system+yjt'; did you mean +yjit?", message
+    assert_match(/exp\.yml:1: unknown variant \+turbo in runtime 'system\+turbo'; known: \+yjit, \+yjit-mem/,
+      error("runtimes: [system+turbo]\nworkloads: [builtin:nbody]\n"))
+    assert_match(/exp\.yml:1: runtime 'system\+yjit-mem=big': \+yjit-mem needs a size in MiB/,
+      error("runtimes: [system+yjit-mem=big]\nworkloads: [builtin:nbody]\n"))
   end
 
   def test_bad_runtime_spec_gets_its_line

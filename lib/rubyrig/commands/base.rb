@@ -41,8 +41,22 @@ module Rubyrig
       # Options that load diagnostics into the measured processes; they fill `into` like a file would.
       def diagnostics_options(opts, into)
         opts.on("--no-gvl", "do not measure GVL wait (default: measured on CRuby 3.2+ with gvltools)") { into["gvl"] = false }
-        opts.on("--trace KIND", Experiment::TRACES, "record one extra batch per cell with a trace: gvl (Perfetto JSON; default: none)") { |t| into["trace"] = t }
-        opts.on("--profile NAME", Experiment::PROFILERS, "profile one extra batch per cell: stackprof or vernier (default: none)") { |p| into["profile"] = p }
+        opts.on("--trace KIND", "record one extra batch per cell with a trace: #{Experiment::TRACES.join(" or ")} (Perfetto JSON; default: none)") do |t|
+          into["trace"] = choice("--trace", t, Experiment::TRACES)
+        end
+        opts.on("--profile NAME", "profile one extra batch per cell: #{Experiment::PROFILERS.join(" or ")} (default: none)") do |p|
+          into["profile"] = choice("--profile", p, Experiment::PROFILERS)
+        end
+      end
+
+      def choice(flag, value, choices)
+        return value if choices.include?(value)
+        raise UsageError, "#{flag} must be one of #{choices.join(", ")}, got '#{value}'; #{Suggest.hint(value, choices)}"
+      end
+
+      def cpu_list(flag, value)
+        return value if CpuList.valid?(value)
+        raise UsageError, "#{flag} #{CpuList.problem(value)}"
       end
 
       def export_options(opts)

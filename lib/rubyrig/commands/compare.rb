@@ -17,6 +17,15 @@ module Rubyrig
         Options:
       TEXT
 
+      # Which flag gave each value of the experiment it builds, for errors that name the flag.
+      FLAGS = {
+        ["runtimes"] => "-r", ["baseline"] => "--baseline", ["batches"] => "--batches", ["seed"] => "--seed",
+        ["cpus"] => "--cpus", ["timeout_s"] => "--timeout", ["name"] => "--name", ["trace"] => "--trace",
+        ["profile"] => "--profile", ["workloads", 0, "params"] => "--param", ["workloads", 0, "iterations"] => "--iterations",
+        ["workloads", 0, "warmup"] => "--warmup", ["workloads", 0, "duration_s"] => "--duration-s",
+        ["workloads", 0, "warmup_s"] => "--warmup-s"
+      }.freeze
+
       def call
         raw = {"runtimes" => [], "batches" => Experiment::DEFAULT_BATCHES}
         params = {}
@@ -30,14 +39,16 @@ module Rubyrig
           opts.on("-p", "--param NAME=V1,V2", "a workload parameter; a list makes a matrix (repeatable)") do |text|
             key, values = text.split("=", 2)
             raise UsageError, "--param needs NAME=VALUE[,VALUE...], got '#{text}'" if values.nil? || key.empty?
-            params[key] = values.split(",").map { |v| typed(v) }
+            list = values.split(",", -1)
+            raise UsageError, "--param #{key} has an empty value in '#{text}'; write e.g. --param #{key}=1,2" if list.empty? || list.any?(&:empty?)
+            params[key] = list.map { |v| typed(v) }
           end
           opts.on("--iterations N", Integer, "measured iterations per batch for scripts (default: the workload's, else 10)") { |n| workload["iterations"] = n }
           opts.on("--warmup N", Integer, "warmup iterations per batch for scripts (default: the workload's, else 2)") { |n| workload["warmup"] = n }
           opts.on("--duration-s N", Integer, "http: measured seconds of load per batch (default: 10)") { |n| workload["duration_s"] = n }
           opts.on("--warmup-s N", Integer, "http: seconds of warmup load per batch, before the measured run (default: 5)") { |n| workload["warmup_s"] = n }
           opts.on("--seed N", Integer, "seed of the randomized batch order (default: random, recorded)") { |n| raw["seed"] = n }
-          opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 or 0-1 (default: no pinning)") { |c| raw["cpus"] = c }
+          opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 or 0-1 (default: no pinning)") { |c| raw["cpus"] = cpu_list("--cpus", c) }
           cpu_split_options(opts)
           opts.on("--timeout SECONDS", Float, "deadline per batch (default: #{Experiment::DEFAULT_TIMEOUT_S})") { |t| raw["timeout_s"] = t }
           opts.on("--name NAME", "name of the run (default: the workload's name)") { |n| raw["name"] = n }
@@ -53,7 +64,7 @@ module Rubyrig
         workload["params"] = params unless params.empty?
         raw["workloads"] = [workload]
         raw["name"] ||= workload["builtin"] || File.basename(Array(workload["script"] || workload["command"] || workload["app"]).first.to_s)
-        experiment = Experiment.from_data(raw)
+        experiment = Experiment.from_data(raw, flags: FLAGS)
         dir ||= default_results_dir(experiment.name)
         command_line = ["rubyrig", "compare", *@argv_original]
         execute(dir) { runner(experiment, raw).start(dir, command: "compare", command_line: command_line) }

@@ -21,7 +21,7 @@ module Rubyrig
           opts.on("--results DIR", "where the run is kept (default: ./rubyrig-results/<timestamp>-<name>)") { |d| dir = d }
           opts.on("-b", "--batches N", Integer, "override the file's batches per cell (file default: #{Experiment::DEFAULT_BATCHES})") { |n| overrides["batches"] = n }
           opts.on("--seed N", Integer, "override the file's seed (default: random, recorded)") { |n| overrides["seed"] = n }
-          opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 (default: the file's cpus, else none)") { |c| overrides["cpus"] = c }
+          opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 (default: the file's cpus, else none)") { |c| overrides["cpus"] = cpu_list("--cpus", c) }
           diagnostics_options(opts, overrides)
           cpu_split_options(opts)
           export_options(opts)
@@ -37,7 +37,10 @@ module Rubyrig
         path = rest.first
         source = YamlSource.load(path)
         # Overrides lose the file's line numbers in messages, so they are applied only when given.
-        source = YamlSource.from_data(source.data.merge(overrides), path) if overrides.any? && source.data.is_a?(Hash)
+        if overrides.any? && source.data.is_a?(Hash)
+          flags = {"batches" => "--batches", "seed" => "--seed", "cpus" => "--cpus", "trace" => "--trace", "profile" => "--profile"}
+          source = YamlSource.from_data(source.data.merge(overrides), path, flags: overrides.keys.to_h { |k| [[k], flags.fetch(k, "--#{k}")] })
+        end
         experiment = Experiment.from_source(source, base_dir: File.dirname(File.expand_path(path)))
         raw = source.data
         dir ||= default_results_dir(experiment.name)

@@ -28,6 +28,9 @@ module Rubyrig
 
       def self.primary_metric(_workload) = "requests_per_s"
 
+      # The load generator must be installed before the first batch; parsing an experiment does not need it.
+      def self.preflight(workload, _launch) = Load::Wrk.locate(workload.options["wrk"])
+
       def self.effective_params(_workload, params) = HttpOptions::PARAMS.merge(params)
 
       # `app:` names a config.ru or a directory holding one (a Rails app); returns the config.ru path.
@@ -53,7 +56,7 @@ module Rubyrig
         split = cpu_split(options, server_cpus: server_cpus, load_cpus: load_cpus, cpus: cpus)
         {
           "framework" => framework(rackup(workload)),
-          "load_generator" => Load::Wrk.version(options["wrk_path"]),
+          "load_generator" => Load::Wrk.version(Load::Wrk.locate(options["wrk"])),
           "cpu_split" => split.to_h
         }
       end
@@ -125,7 +128,7 @@ module Rubyrig
       end
 
       def wrk(split)
-        Load::Wrk.new(binary: @options["wrk_path"], threads: @options["load_threads"],
+        Load::Wrk.new(binary: Load::Wrk.locate(@options["wrk"]), threads: @options["load_threads"],
           connections: @params["connections"], timeout_s: @options["request_timeout_s"],
           connection: @params["connection"], cpus: split.load)
       end

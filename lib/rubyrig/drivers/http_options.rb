@@ -28,7 +28,6 @@ module Rubyrig
           fail.call(["params", "connections"], "#{connections} is not a multiple of load_threads #{options["load_threads"]}: " \
             "wrk would leave #{connections % options["load_threads"]} connection(s) unused; choose connections divisible by load_threads")
         end
-        options["wrk_path"] = Load::Wrk.locate(options["wrk"])
         options["rackup"] = builtin.path if builtin
         options
       end
@@ -62,9 +61,7 @@ module Rubyrig
         unless builtin
           given.each_key do |key|
             next if PARAMS.key?(key)
-            suggestion = DidYouMean::SpellChecker.new(dictionary: PARAMS.keys).correct(key.to_s).first
-            hint = suggestion ? "did you mean '#{suggestion}'?" : "known: #{PARAMS.keys.join(", ")}"
-            fail.call(["params", key], "is not a parameter of an http workload; #{hint}")
+            fail.call(["params", key], "is not a parameter of an http workload; #{Suggest.hint(key, PARAMS.keys)}")
           end
         end
         params = PARAMS.merge(builtin ? builtin.params : {}).merge(given)

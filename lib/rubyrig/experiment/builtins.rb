@@ -27,8 +27,7 @@ module Rubyrig
       name = name.to_s.delete_prefix(PREFIX)
       file = File.join(dir, name, "workload.yml")
       unless File.file?(file)
-        suggestion = DidYouMean::SpellChecker.new(dictionary: names(dir: dir)).correct(name).first
-        hint = suggestion ? "did you mean builtin:#{suggestion}?" : "see `rubyrig workloads` for the list"
+        hint = Suggest.hint(name, names(dir: dir), quote: "", prefix: PREFIX, fallback: "see `rubyrig workloads` for the list")
         raise ExperimentError, "unknown built-in workload '#{PREFIX}#{name}': #{hint}"
       end
       data = Psych.safe_load_file(file)

@@ -4,6 +4,9 @@ module Rubyrig
 
   class Runtime
     VARIANT_PATTERN = /\A(?<name>[a-z][a-z-]*)(?:=(?<value>[^+=]+))?\z/
+    # Every variant rubyrig knows; the ones with a value say what the value is.
+    VARIANTS = %w[yjit yjit-mem yjit-stats jemalloc mn].freeze
+    VALUED = {"yjit-mem" => "a size in MiB, e.g. +yjit-mem=32"}.freeze
     LABEL_PATTERN = /\A(?<label>[A-Za-z0-9_.:-]+)=(?<rest>.+)\z/
 
     # A spec whose variant lists several values ("3.3.8+yjit-mem=16,32,64") names one runtime per value.
@@ -33,15 +36,26 @@ module Rubyrig
       if base.nil? || base.empty?
         raise RuntimeSpecError, "runtime spec '#{text}' has no interpreter before '+': write e.g. system+yjit"
       end
-      variants = variant_texts.to_h do |v|
-        m = VARIANT_PATTERN.match(v)
-        raise RuntimeSpecError, "bad variant '#{v}' in runtime '#{text}': write e.g. +yjit or +yjit-mem=32" unless m
-        [m[:name], m[:value] || true]
-      end
+      variants = variant_texts.to_h { |v| variant(v, text) }
       new(
         label: label || text, spec: text, base: base, variants: variants.freeze,
         env: env.transform_keys(&:to_s).transform_values(&:to_s).freeze, flags: flags.map(&:to_s).freeze
       ).freeze
+    end
+
+    # [name, value] of one "+variant" text, checked against the known variants.
+    def self.variant(text, spec)
+      m = VARIANT_PATTERN.match(text)
+      raise RuntimeSpecError, "bad variant '#{text}' in runtime '#{spec}': write e.g. +yjit or +yjit-mem=32" unless m
+      name = m[:name]
+      unless VARIANTS.include?(name)
+        raise RuntimeSpecError, "unknown variant +#{name} in runtime '#{spec}'; #{Suggest.hint(name, VARIANTS, quote: "", prefix: "+")}"
+      end
+      if VALUED.key?(name) && !m[:value].to_s.match?(/\A[1-9]\d*\z/)
+        raise RuntimeSpecError, "runtime '#{spec}': +#{name} needs #{VALUED[name]}"
+      end
+      raise RuntimeSpecError, "runtime '#{spec}': +#{name} takes no value; write +#{name}" if !VALUED.key?(name) && m[:value]
+      [name, m[:value] || true]
     end
 
     def to_h = {label: label, spec: spec, base: base, variants: variants, env: env, flags: flags}

@@ -13,12 +13,15 @@ module Rubyrig
       raise ExperimentError, "cannot read experiment file #{path}: #{e.message.sub(/ @ .*/, "")}"
     end
 
-    # For data that did not come from a file (CLI shortcuts): no lines to report.
-    def self.from_data(data, label)
+    # For data that did not come from a file (CLI shortcuts): no lines to report. flags: which
+    # command-line flag gave the value at a path of keys ({["cpus"] => "--cpus"}), so that an error
+    # names the flag.
+    def self.from_data(data, label, flags: {})
       source = allocate
       source.instance_variable_set(:@path, label)
       source.instance_variable_set(:@data, data)
       source.instance_variable_set(:@lines, {})
+      source.instance_variable_set(:@flags, flags)
       source
     end
 
@@ -32,6 +35,12 @@ module Rubyrig
       raise ExperimentError, "#{path}:#{e.line}: YAML syntax error: #{e.problem}; fix the indentation or quoting there"
     rescue Psych::DisallowedClass, Psych::BadAlias => e # safe_load refuses tags and aliases
       raise ExperimentError, "#{path}: #{e.message}; experiment files take plain YAML values only"
+    end
+
+    # [flag, the keys below it] when a command-line flag gave the value at `keys`, else nil.
+    def flag_for(keys)
+      prefix = (@flags || {}).keys.select { |k| keys.first(k.size) == k }.max_by(&:size)
+      prefix && [@flags[prefix], keys.drop(prefix.size)]
     end
 
     # "file:line" for a path of keys and indexes, falling back to the nearest parent with a line.

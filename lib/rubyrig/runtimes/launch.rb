@@ -6,7 +6,6 @@ module Rubyrig
       keyword_init: true)
 
     class Launch
-      KNOWN_VARIANTS = %w[yjit yjit-mem yjit-stats jemalloc mn].freeze
       YJIT_VARIANTS = %w[yjit yjit-mem yjit-stats].freeze
       # Variables that would silently change the runtime if inherited from the user's shell, or from a
       # `bundle exec` around rubyrig itself: each runtime gets only its own settings and gems.
@@ -17,10 +16,6 @@ module Rubyrig
       # this host right now (no libjemalloc) becomes the blocker: each batch of the runtime fails with it.
       # bin_dirs: the directories to put first on PATH (Shim#bin_dirs), by default the interpreter's own.
       def self.compose(runtime, interpreter, jemalloc:, bin_dirs: [interpreter.bin_dir])
-        unknown = runtime.variants.keys - KNOWN_VARIANTS
-        unless unknown.empty?
-          raise RuntimeSpecError, "unknown variant +#{unknown.first} in runtime '#{runtime.spec}': use one of #{KNOWN_VARIANTS.map { |v| "+#{v}" }.join(", ")}"
-        end
         expect = {"engine" => interpreter.engine, "engine_version" => interpreter.version}
         parts = {flags: [], env: NEUTRALIZED_ENV.to_h { |k| [k, nil] }, expect: expect, warnings: [], blocker: nil}
         add_yjit(runtime, interpreter, parts)
@@ -44,12 +39,7 @@ module Rubyrig
           raise RuntimeSpecError, "runtime '#{runtime.spec}': #{interpreter.name} (#{interpreter.description}) has no YJIT; use a CRuby built with YJIT, e.g. `rubyrig build 3.3.8` (needs rustc)"
         end
         parts[:flags] << "--yjit"
-        if (mem = runtime.variants["yjit-mem"])
-          unless mem.to_s.match?(/\A[1-9]\d*\z/)
-            raise RuntimeSpecError, "runtime '#{runtime.spec}': +yjit-mem needs a size in MiB, e.g. +yjit-mem=32"
-          end
-          parts[:flags] << "--yjit-exec-mem-size=#{mem}"
-        end
+        parts[:flags] << "--yjit-exec-mem-size=#{runtime.variants["yjit-mem"]}" if runtime.variants.key?("yjit-mem")
         return unless runtime.variants.key?("yjit-stats")
         parts[:flags] << (interpreter.version_at_least?("3.3") ? "--yjit-stats=quiet" : "--yjit-stats")
       end

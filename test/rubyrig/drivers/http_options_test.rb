@@ -80,9 +80,8 @@ class HttpOptionsTest < Minitest::Test
   end
 
   def test_a_missing_wrk_is_a_one_line_error_naming_the_fix
-    error = assert_raises(Rubyrig::ToolMissing) do
-      experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    wrk: no-such-wrk-binary\n")
-    end
+    workload = experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    wrk: no-such-wrk-binary\n").workloads.first
+    error = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Drivers::Http.preflight(workload, nil) }
     assert_equal "no-such-wrk-binary is not installed or not executable: install it (Debian/Ubuntu: apt-get install wrk) " \
       "or give its path with `wrk: /path/to/wrk`", error.message
   end

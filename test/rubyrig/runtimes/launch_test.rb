@@ -59,11 +59,6 @@ class LaunchTest < Minitest::Test
     assert_empty compose("3.3.8+mn").warnings
   end
 
-  def test_unknown_variant_lists_the_known_ones
-    e = assert_raises(Rubyrig::RuntimeSpecError) { compose("3.3.8+turbo") }
-    assert_match(/unknown variant \+turbo.*\+yjit, \+yjit-mem/, e.message)
-  end
-
   def test_contradictions_compare_probe_facts_with_the_request
     launch = compose("3.3.8+yjit+jemalloc+mn")
     good = {"engine" => "ruby", "engine_version" => "3.3.8", "yjit_enabled" => true, "allocator" => "jemalloc", "env" => {"RUBY_MN_THREADS" => "1"}}
