@@ -1,4 +1,7 @@
-# What every workload driver shares: no extra experiment keys by default, and the shape of a result.
+# The contract of a workload driver, and what every driver shares. A driver is built for one batch
+# with `new(context)` (a Drivers::Context) and measures it with `run`, which returns a Result and
+# never raises for a batch that fails (the Result says why); the class methods describe the kind to
+# the experiment loader, the runner and run.json.
 module Rubyrig
   module Drivers
     class Base
@@ -7,6 +10,13 @@ module Rubyrig
         def self.failed(reason, **rest) = new(status: Trial::FAILED, reason: reason, metrics: {}, facts: {}, samples: {},
           artifacts: [], warnings: [], **rest)
       end
+
+      def initialize(context)
+        @context = context
+      end
+
+      # Measures the batch; every driver implements it.
+      def run = raise(NotImplementedError, "#{self.class} must implement #run")
 
       # Extra keys this kind accepts in an experiment's workload entry.
       def self.option_keys = []

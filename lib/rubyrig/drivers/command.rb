@@ -26,10 +26,6 @@ module Rubyrig
         raise ToolMissing, "cannot run the command workload: #{program} is not an executable on PATH for #{launch.runtime.label}; check the command or install it"
       end
 
-      def initialize(context)
-        @context = context
-      end
-
       def run
         process = ProcessRun.new(@context)
         outcome = process.run(argv, env: process.env(ruby_flags_in_rubyopt: true), chdir: chdir)

@@ -24,6 +24,12 @@ module Rubyrig
 
       # Parameters for the in-process harness, one "key=value" per line.
       def params_env = params.map { |k, v| "#{k}=#{v}" }.join("\n")
+
+      # The argv that starts the runtime's Ruby with its flags, its gem set loaded when it has one,
+      # then `rest` (a file or -e and its arguments): the one way rubyrig starts a measured Ruby.
+      def ruby_argv(*rest)
+        [launch.interpreter.path, *launch.ruby_flags, *(bundle_env ? ["-rbundler/setup"] : []), *rest]
+      end
     end
   end
 end

@@ -90,7 +90,7 @@ module Rubyrig
       end
 
       def initialize(context)
-        @context = context
+        super
         @options = context.workload.options
         @params = HttpOptions::PARAMS.merge(context.params)
       end

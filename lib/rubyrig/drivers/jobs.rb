@@ -4,14 +4,11 @@
 # workers' per-job records to account for every job, then stops everything. Throughput comes from the
 # first job start to the last job finish in those records, never from the queue length.
 require "fileutils"
-require_relative "../services/redis_server"
-require_relative "../services/stub_endpoints"
 
 module Rubyrig
   module Drivers
     class Jobs < Base
       require_relative "jobs/ledger"
-      require_relative "jobs/workers"
 
       CLIENT = File.expand_path("../sidekiq/client.rb", __dir__)
       DEFAULTS = {"jobs" => 1000, "processes" => 1, "concurrency" => 10}.freeze
@@ -72,7 +69,7 @@ module Rubyrig
       end
 
       def initialize(context)
-        @context = context
+        super
         @options = context.workload.options
         @dir = context.artifacts_dir
         @facts = {}
@@ -89,7 +86,7 @@ module Rubyrig
           @stubs.start
         end
         enqueue = enqueue_jobs
-        @workers = Workers.new(@context, processes: param("processes"), concurrency: param("concurrency"),
+        @workers = Services::SidekiqWorkers.new(@context, processes: param("processes"), concurrency: param("concurrency"),
           env: target_env, control_dir: File.join(@dir, "control"))
         @workers.start
         boot_s = wait_for_boot
@@ -104,8 +101,8 @@ module Rubyrig
         Base::Result.failed(e.message, facts: @facts, warnings: @warnings, artifacts: artifacts)
       ensure
         @workers&.abort
-        @stubs&.stop
-        @redis&.stop
+        @stubs&.abort
+        @redis&.abort
       end
 
       private
@@ -161,9 +158,7 @@ module Rubyrig
         dir = File.join(@dir, step)
         FileUtils.mkdir_p(dir)
         process = ProcessRun.new(Context.new(**@context.to_h, artifacts_dir: dir, timeout_s: remaining_s))
-        launch = @context.launch
-        setup = @context.bundle_env ? ["-rbundler/setup"] : []
-        outcome = process.run([launch.interpreter.path, *launch.ruby_flags, *setup, CLIENT, step],
+        outcome = process.run(@context.ruby_argv(CLIENT, step),
           env: process.env.merge(target_env))
         check_redis("during the #{step} step")
         raise BatchFailed, "#{step} step failed: #{outcome.failure_reason}" unless outcome.ok?
@@ -208,7 +203,7 @@ module Rubyrig
 
       def result(enqueue, boot_s, ledger, drain_cpu_s, outcomes, report)
         count = param("jobs")
-        metrics = Workers.metrics(outcomes).merge(ledger.metrics).merge(
+        metrics = Services::SidekiqWorkers.metrics(outcomes).merge(ledger.metrics).merge(
           "enqueued_count" => enqueue["count"],
           "enqueue_s" => enqueue["duration_s"],
           "enqueue_per_s" => enqueue["count"] / enqueue["duration_s"],

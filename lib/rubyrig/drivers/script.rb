@@ -19,15 +19,9 @@ module Rubyrig
 
       def self.primary_metric(workload) = primary_metrics(workload).first
 
-      def initialize(context)
-        @context = context
-      end
-
       def run
         process = ProcessRun.new(@context)
-        launch = @context.launch
-        setup = @context.bundle_env ? ["-rbundler/setup"] : []
-        argv = [launch.interpreter.path, *launch.ruby_flags, *setup, "-r#{ProcessRun::HARNESS}", @context.workload.target, *args]
+        argv = @context.ruby_argv("-r#{ProcessRun::HARNESS}", @context.workload.target, *args)
         outcome = process.run(argv, env: process.env)
         metrics = outcome.metrics.merge(harness_metrics(outcome.root_probe, process.child))
         samples = bench_samples(outcome.root_probe)

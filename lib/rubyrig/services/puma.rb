@@ -34,9 +34,8 @@ module Rubyrig
 
       # Starts Puma and returns once it answers; sets boot_s (spawn to first good response).
       def start
-        launch = @context.launch
         File.write(config_path, config_text)
-        argv = [launch.interpreter.path, *launch.ruby_flags, "-rbundler/setup", "-e", LAUNCH, "--", "-C", config_path]
+        argv = @context.ruby_argv("-e", LAUNCH, "--", "-C", config_path)
         @process = Drivers::ProcessRun.new(@context)
         @process.start(argv, env: @process.env.merge(@env), chdir: File.dirname(@rackup), log_prefix: LOG_PREFIX)
         @boot_s = wait_until_ready

@@ -3,7 +3,6 @@
 require "socket"
 require "tmpdir"
 require "fileutils"
-require_relative "../process/child"
 
 module Rubyrig
   module Services
@@ -72,12 +71,17 @@ module Rubyrig
         end
       end
 
-      # Stops the server and removes its directory (the pid file stays, as a record); safe to call twice.
+      # Stops the server and removes its directory (the pid file stays, as a record); returns how it
+      # ended (Child::Exit), or nil when it never started.
       def stop
         stop_child
         FileUtils.rm_rf(@dir) if @dir
         @dir = nil
+        @child&.wait
       end
+
+      # The same as stop, for ensure blocks: safe to call twice, and when start failed half-way.
+      def abort = stop
 
       private
 

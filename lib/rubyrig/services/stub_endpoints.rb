@@ -6,7 +6,6 @@ require "json"
 require "socket"
 require "rbconfig"
 require "fileutils"
-require_relative "../process/child"
 
 module Rubyrig
   module Services
@@ -45,9 +44,14 @@ module Rubyrig
 
       def alive? = !!@child&.alive?
 
+      # Stops the stub server; returns how it ended (Child::Exit), or nil when it never started.
       def stop
         @child&.stop(grace_s: 2.0)
+        @child&.wait
       end
+
+      # The same as stop, for ensure blocks: safe to call twice, and when start failed half-way.
+      def abort = stop
 
       private
 

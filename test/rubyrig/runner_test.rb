@@ -1,0 +1,112 @@
+require "test_helper"
+
+# The runner on its own: a fake driver registry and a catalog that knows one interpreter, so that plan
+# order, appends, effective parameters, preflight, resume and the interpreter check are pure logic.
+class RunnerTest < Minitest::Test
+  # A driver kind that records what it was asked to run and reports the batch number as its metric.
+  class FakeDriver < Rubyrig::Drivers::Base
+    class << self
+      attr_accessor :ran, :preflights
+
+      def primary_metric(_workload) = "wall_s"
+
+      def effective_params(_workload, params) = {"depth" => 3}.merge(params)
+
+      def preflight(workload, launch) = (self.preflights ||= []) << [workload.name, launch.runtime.label]
+    end
+
+    def run
+      (self.class.ran ||= []) << @context.batch.id
+      Result.new(status: Rubyrig::Trial::OK, metrics: {"wall_s" => 1.0 + @context.batch.number}, facts: {},
+        samples: {}, artifacts: [], warnings: [])
+    end
+  end
+
+  # Maps every kind to FakeDriver.
+  module Registry
+    def self.fetch(_kind) = FakeDriver
+  end
+
+  # Resolves every base to the Ruby running the tests, described as `description`.
+  Catalog = Struct.new(:description) do
+    def resolve(base)
+      Rubyrig::Runtimes::Interpreter.new(name: base, path: RbConfig.ruby, source: "test", engine: "ruby",
+        version: RUBY_VERSION, ruby_version: RUBY_VERSION, description: description, yjit: false,
+        jemalloc_linked: false, fingerprint: "f1")
+    end
+  end
+
+  def setup
+    FakeDriver.ran = []
+    FakeDriver.preflights = []
+  end
+
+  def experiment
+    Rubyrig::Experiment.from_data({"runtimes" => %w[a=system b=system], "batches" => 2, "seed" => 11, "gvl" => false,
+      "workloads" => [{"command" => ["true"], "params" => {"n" => [1, 2]}}]})
+  end
+
+  def runner(catalog: Catalog.new("ruby test"))
+    settings = Rubyrig::Settings.from_env({"HOME" => tmpdir}, out: StringIO.new, err: StringIO.new)
+    settings.cache_dir = tmpdir
+    Rubyrig::Runner.new(experiment: experiment, raw: {"x" => 1}, settings: settings, catalog: catalog,
+      progress: Rubyrig::Progress.new(io: StringIO.new, tty: false), drivers: Registry)
+  end
+
+  def test_every_batch_runs_in_plan_order_and_is_appended
+    dir = File.join(tmpdir, "run")
+    store = runner.start(dir, command: "compare", command_line: %w[rubyrig compare])
+    plan = Rubyrig::RunMeta.new(store.meta).plan
+    assert_equal plan.batches.map(&:id), FakeDriver.ran
+    assert_equal plan.batches.map(&:id), store.trials.map(&:batch_id)
+    assert_equal 8, store.trials.size
+    assert_equal [["true", "a"], ["true", "b"]], FakeDriver.preflights
+  end
+
+  def test_run_json_records_effective_params_command_and_cpu_split
+    store = runner.start(File.join(tmpdir, "run"), command: "compare", command_line: %w[rubyrig compare])
+    meta = store.meta
+    assert_equal "compare", meta["command"]
+    assert_equal({"server_cpus" => nil, "load_cpus" => nil}, meta["cpu_settings"])
+    assert_equal [{"depth" => 3, "n" => 1}, {"depth" => 3, "n" => 2}], meta.dig("plan", "cells").map { |c| c["effective_params"] }.uniq
+    assert_equal Rubyrig::RESULTS_FORMAT_VERSION, meta["format_version"]
+  end
+
+  def test_resume_runs_only_what_is_missing
+    dir = File.join(tmpdir, "run")
+    store = runner.start(dir, command: "compare", command_line: %w[rubyrig compare])
+    kept = File.readlines(store.path("trials.jsonl")).first(3)
+    File.write(store.path("trials.jsonl"), kept.join)
+    FakeDriver.ran = []
+    runner.resume(Rubyrig::Store.open(dir))
+    assert_equal 5, FakeDriver.ran.size
+    assert_equal 8, Rubyrig::Store.open(dir).trials.map(&:batch_id).uniq.size
+  end
+
+  def test_resume_refuses_when_a_runtime_is_another_interpreter_now
+    dir = File.join(tmpdir, "run")
+    runner.start(dir, command: "compare", command_line: %w[rubyrig compare])
+    before = File.read(File.join(dir, "run.json"))
+    error = assert_raises(Rubyrig::StoreError) { runner(catalog: Catalog.new("ruby other")).resume(Rubyrig::Store.open(dir)) }
+    assert_match(/runtime 'a' was ruby test at .* when the run started, but now resolves to ruby other at/, error.message)
+    assert_equal before, File.read(File.join(dir, "run.json")), "nothing written"
+  end
+
+  def test_resume_takes_the_lock_before_writing_anything
+    dir = File.join(tmpdir, "run")
+    runner.start(dir, command: "compare", command_line: %w[rubyrig compare])
+    before = File.read(File.join(dir, "run.json"))
+    File.open(File.join(dir, ".lock"), File::RDWR | File::CREAT) do |lock|
+      lock.flock(File::LOCK_EX)
+      pid = fork do
+        runner.resume(Rubyrig::Store.open(dir))
+        exit!(0)
+      rescue Rubyrig::StoreError
+        exit!(3)
+      end
+      Process.wait(pid)
+      assert_equal 3, $?.exitstatus, "the resume refused: another process holds the run"
+    end
+    assert_equal before, File.read(File.join(dir, "run.json"))
+  end
+end
