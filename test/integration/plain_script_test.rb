@@ -45,6 +45,17 @@ class PlainScriptTest < Minitest::Test
     assert_equal %(["2", "50000"]\n), File.read(File.join(run, "artifacts", trial["batch_id"], "stdout.log"))
   end
 
+  def test_a_script_that_skips_the_probe_fails_unverified
+    dir = tmpdir
+    script = write(dir, "bye.rb", "exit!(0)\n")
+    run = File.join(dir, "run")
+    status, _, = run_cli("compare", "-r", "system+yjit", "--batches", "1", "--results", run, "--", script)
+    assert_equal 1, status
+    trial = trial_lines(run).first
+    assert_equal "failed", trial["status"]
+    assert_match(/the Ruby process \(pid \d+\) wrote no facts, so what ran is unverified/, trial["reason"])
+  end
+
   def test_a_missing_file_is_one_line_before_any_batch
     dir = tmpdir
     run = File.join(dir, "run")

@@ -157,7 +157,7 @@ module Rubyrig
       def run_client(step)
         dir = File.join(@dir, step)
         FileUtils.mkdir_p(dir)
-        process = ProcessRun.new(Context.new(**@context.to_h, artifacts_dir: dir, timeout_s: remaining_s))
+        process = ProcessRun.new(Context.new(**@context.to_h, artifacts_dir: dir, timeout_s: remaining_s), ruby_root: true)
         outcome = process.run(@context.ruby_argv(CLIENT, step),
           env: process.env.merge(target_env))
         check_redis("during the #{step} step")

@@ -41,10 +41,15 @@ module Rubyrig
         end
       end
 
-      def initialize(context, monitor_interval_s: 0.2)
+      # ruby_root: the spawned process is the runtime's Ruby itself (not a shell or another program), so
+      # it must report its facts, or the batch fails unverified. early_facts: a long-lived server or
+      # worker that rubyrig may have to kill; its processes also write their facts at boot.
+      def initialize(context, monitor_interval_s: 0.2, ruby_root: false, early_facts: false)
         @context = context
         @launch = context.launch
         @monitor_interval_s = monitor_interval_s
+        @ruby_root = ruby_root
+        @early_facts = early_facts
       end
 
       # The environment of a measured Ruby: variant settings, the probe in RUBYOPT (so that child Ruby
@@ -58,6 +63,8 @@ module Rubyrig
           "RUBYOPT" => rubyopt.join(" "),
           "RUBYRIG_PROBE_DIR" => probe_dir,
           "RUBYRIG_PROBE_ENV_KEYS" => @launch.echoed_env_keys.join(","),
+          "RUBYRIG_PROBE_EARLY" => @early_facts ? "1" : nil,
+          "RUBYRIG_PROBE_MN" => @launch.expect["mn_active"] ? "1" : nil,
           "RUBYRIG_PARAMS" => @context.params_env,
           "RUBYRIG_ITERATIONS" => @context.workload.iterations&.to_s,
           "RUBYRIG_WARMUP" => @context.workload.warmup&.to_s,
@@ -118,21 +125,39 @@ module Rubyrig
 
       def collect(exit, timed_out, stopped, root_pid, monitor, stderr_path)
         probes = read_probes
-        root = probes.find { |p| p["pid"] == root_pid } || probes.first
+        complete = probes.reject { |p| p["boot_only"] }
+        root = complete.find { |p| p["pid"] == root_pid } || probes.find { |p| p["pid"] == root_pid } || complete.first
         problems = probes.flat_map { |p| @launch.contradictions(p) }.uniq
+        problems << unverified(root_pid) if @ruby_root && !timed_out && probes.none? { |p| p["pid"] == root_pid }
         warnings = @launch.warnings.dup
-        if probes.empty? && !@launch.expect.empty?
+        if probes.empty? && !@launch.expect.empty? && !@ruby_root
           warnings << "no Ruby process reported its facts, so the runtime's variants are unverified"
+        end
+        if @launch.expect["mn_active"] && !probes.empty? && probes.none? { |p| p.key?("mn_active") }
+          warnings << "M:N threads could not be checked inside the process (no process reached its exit); RUBY_MN_THREADS=1 was seen"
         end
         Outcome.new(
           exit: exit, timed_out: timed_out, stopped: stopped, probes: probes, root_probe: root,
-          metrics: metrics(exit, probes, root, monitor), problems: problems, warnings: warnings,
+          metrics: metrics(exit, complete, root, monitor), problems: problems.compact, warnings: warnings,
           stderr_tail: tail(stderr_path)
         )
       end
 
+      def unverified(pid)
+        "the Ruby process (pid #{pid}) wrote no facts, so what ran is unverified; did it exit through exit! or exec, " \
+          "or die before its first line? (see #{File.basename(@stderr_path)})"
+      end
+
+      # Every process's exit report, and for those that never reached their exit, their boot facts.
       def read_probes
-        Dir.glob(File.join(probe_dir, "probe-*.json")).sort.filter_map do |file|
+        full = read_json(Dir.glob(File.join(probe_dir, "probe-*.json")).reject { |f| f.end_with?(".boot.json") })
+        seen = full.map { |p| p["pid"] }
+        boot = read_json(Dir.glob(File.join(probe_dir, "probe-*.boot.json"))).reject { |p| seen.include?(p["pid"]) }
+        full + boot
+      end
+
+      def read_json(files)
+        files.sort.filter_map do |file|
           TextFile.json(file)
         rescue JSON::ParserError # a process killed while writing; its facts are lost, the others stand
           nil

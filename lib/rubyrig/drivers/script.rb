@@ -20,7 +20,7 @@ module Rubyrig
       def self.primary_metric(workload) = primary_metrics(workload).first
 
       def run
-        process = ProcessRun.new(@context)
+        process = ProcessRun.new(@context, ruby_root: true)
         argv = @context.ruby_argv("-r#{ProcessRun::HARNESS}", @context.workload.target, *args)
         outcome = process.run(argv, env: process.env)
         metrics = outcome.metrics.merge(harness_metrics(outcome.root_probe, process.child))

@@ -1,5 +1,5 @@
 # Run by rubyrig with a candidate interpreter to describe it: one "key<TAB>value" line per fact.
-# Plain old Ruby syntax on purpose: this file must load on any CRuby or JRuby.
+# Plain old Ruby syntax on purpose: this file must load on any CRuby from 2.5 and on JRuby.
 require "rbconfig"
 
 facts = {}

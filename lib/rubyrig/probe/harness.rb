@@ -1,7 +1,7 @@
 # Loaded INSIDE the measured process for script workloads: gives scripts Rubyrig.bench and
 # Rubyrig.param, times every warmup and measured iteration on the monotonic clock, and hands the
 # times to the probe. A script that never calls bench is timed from start to finish as one run.
-# Old syntax and standard library only, like the probe.
+# Old syntax and standard library only, like the probe: it loads on Ruby 2.5 and later.
 require File.expand_path("probe", File.dirname(__FILE__))
 require File.expand_path("params", File.dirname(__FILE__))
 
@@ -25,6 +25,10 @@ module Rubyrig
     def bench(iterations = nil, warmup = nil, **options)
       raise ArgumentError, "Rubyrig.bench may be called once per script" if @bench_called
       raise ArgumentError, "Rubyrig.bench needs a block" unless block_given?
+      unknown = options.keys - [:iterations, :warmup]
+      unless unknown.empty?
+        raise ArgumentError, "unknown keyword: " + unknown.map(&:inspect).join(", ") + "; Rubyrig.bench takes iterations: and warmup:"
+      end
       @bench_called = true
       iterations = count("RUBYRIG_ITERATIONS", options.fetch(:iterations, iterations), 10)
       warmup = count("RUBYRIG_WARMUP", options.fetch(:warmup, warmup), 2)

@@ -1,6 +1,6 @@
 # Loaded INSIDE the measured process: the cell's parameters from RUBYRIG_PARAMS ("key=value" lines),
 # typed like the default asked for. Shared by the script harness and the jobs support code.
-# Old syntax and standard library only, like the probe.
+# Old syntax and standard library only, like the probe: it loads on Ruby 2.5 and later.
 
 module RubyrigParams
   class << self

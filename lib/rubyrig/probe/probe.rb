@@ -1,7 +1,11 @@
 # Loaded INSIDE the measured Ruby process (with -r or RUBYOPT) to report what really ran: interpreter,
-# YJIT, allocator, M:N setting, GC and memory. At exit it writes one JSON file per process into the
-# directory named by RUBYRIG_PROBE_DIR and never prints to stdout.
-# Standard library only and old syntax on purpose: it must load on any CRuby from 2.0 and on JRuby.
+# YJIT, allocator, M:N, GC and memory. At exit it writes one JSON file per process into the directory
+# named by RUBYRIG_PROBE_DIR and never prints to stdout. With RUBYRIG_PROBE_EARLY=1 (long-lived
+# servers and workers, which rubyrig may have to kill) it also writes the facts known at boot as
+# probe-<pid>.boot.json, so that a process that never reaches its exit is still verified. A forked
+# child reports its own GC work since the fork, not its parent's totals.
+# Standard library only and old syntax on purpose: it must load on CRuby 2.5 and later and on JRuby
+# (test/rubyrig/probe/old_ruby_syntax_test.rb parses it with Ruby 2.5's grammar).
 
 module RubyrigProbe
   STARTED_AT = Process.clock_gettime(Process::CLOCK_MONOTONIC)
@@ -10,6 +14,7 @@ module RubyrigProbe
   ALLOCATORS = [["jemalloc", /libjemalloc/], ["tcmalloc", /libtcmalloc/], ["mimalloc", /libmimalloc/]].freeze
 
   @records = {}
+  @gc_baseline = nil
 
   class << self
     # Other in-process parts (the bench harness, GVL instrumentation) hand their data over here.
@@ -17,26 +22,34 @@ module RubyrigProbe
       @records[key.to_s] = value
     end
 
-    def report
-      facts = {
+    # The facts a process has from its first line on; the rest of #report needs it to have run.
+    def boot_facts
+      {
         "pid" => Process.pid,
         "ppid" => Process.ppid,
-        "program" => $0.to_s,
         "engine" => (defined?(RUBY_ENGINE) ? RUBY_ENGINE : "ruby"),
         "engine_version" => (defined?(RUBY_ENGINE_VERSION) ? RUBY_ENGINE_VERSION : RUBY_VERSION),
         "ruby_version" => RUBY_VERSION,
         "description" => RUBY_DESCRIPTION,
         "started_at_monotonic" => STARTED_AT,
-        "exited_at_monotonic" => Process.clock_gettime(Process::CLOCK_MONOTONIC),
         "yjit_enabled" => yjit_enabled?,
-        "yjit" => yjit_stats,
         "allocator" => allocator,
         "mn_threads_env" => ENV["RUBY_MN_THREADS"],
         "env" => echoed_env,
-        "gc" => gc_stats,
-        "memory" => memory,
-        "threads" => Thread.list.size
+        "boot_only" => true
       }
+    end
+
+    def report
+      facts = boot_facts
+      facts.delete("boot_only")
+      facts["program"] = $0.to_s
+      facts["exited_at_monotonic"] = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      facts["yjit"] = yjit_stats
+      facts["mn_active"] = mn_active? if ENV["RUBYRIG_PROBE_MN"] == "1"
+      facts["gc"] = gc_stats
+      facts["memory"] = memory
+      facts["threads"] = Thread.list.size
       @records.each { |key, value| facts[key] = value }
       facts
     end
@@ -73,7 +86,17 @@ module RubyrigProbe
       pairs
     end
 
+    # GC work of this process: since its fork for a forked child (whose GC.stat starts at the parent's
+    # totals), else since boot.
     def gc_stats
+      now = gc_totals
+      return now unless @gc_baseline
+      delta = {}
+      now.each { |key, value| delta[key] = (value && @gc_baseline[key]) ? value - @gc_baseline[key] : value }
+      delta
+    end
+
+    def gc_totals
       stat = GC.stat
       {
         "count" => stat[:count],
@@ -84,6 +107,35 @@ module RubyrigProbe
       }
     rescue # GC.stat is partial on some engines
       {}
+    end
+
+    # In a forked child: forget what the parent recorded and count GC from here.
+    def after_fork_in_child
+      @records = {}
+      @gc_baseline = gc_totals
+      write_boot(ENV["RUBYRIG_PROBE_DIR"]) if ENV["RUBYRIG_PROBE_DIR"] && ENV["RUBYRIG_PROBE_EARLY"] == "1"
+    end
+
+    # Whether M:N threads are on, seen from how the process behaves: with them, threads blocked on a
+    # queue share a few native threads; without, each has its own. Run at exit, after the measurement.
+    def mn_active?
+      return false unless RUBY_ENGINE == "ruby" && RUBY_VERSION >= "3.3"
+      before = native_threads
+      return nil unless before
+      queue = Queue.new
+      threads = Array.new(8) { Thread.new { queue.pop } }
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 1.0
+      sleep 0.001 until threads.all? { |t| t.status == "sleep" } || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+      added = native_threads - before
+      threads.size.times { queue << nil }
+      threads.each(&:join)
+      added < threads.size / 2
+    end
+
+    def native_threads
+      Dir.entries("/proc/self/task").size - 2
+    rescue SystemCallError # no /proc: cannot tell
+      nil
     end
 
     def memory
@@ -108,9 +160,18 @@ module RubyrigProbe
     end
 
     def write(dir)
-      path = File.join(dir, "probe-" + Process.pid.to_s + ".json")
+      write_file(File.join(dir, "probe-" + Process.pid.to_s + ".json"), report)
+    end
+
+    def write_boot(dir)
+      write_file(File.join(dir, "probe-" + Process.pid.to_s + ".boot.json"), boot_facts)
+    rescue SystemCallError => e # the measured program goes on; the exit report may still come
+      warn("rubyrig probe: could not write boot facts: " + e.message)
+    end
+
+    def write_file(path, facts)
       tmp = path + ".tmp"
-      File.write(tmp, encode(report))
+      File.write(tmp, encode(facts))
       File.rename(tmp, path)
     end
 
@@ -145,7 +206,18 @@ module RubyrigProbe
   end
 end
 
+# Hooks Process._fork (Ruby 3.1+) so that every fork, whatever calls it, resets the child's account.
+module RubyrigProbeForkHook
+  def _fork
+    pid = super
+    RubyrigProbe.after_fork_in_child if pid == 0
+    pid
+  end
+end
+
 if ENV["RUBYRIG_PROBE_DIR"]
+  Process.singleton_class.prepend(RubyrigProbeForkHook) if Process.respond_to?(:_fork)
+  RubyrigProbe.write_boot(ENV["RUBYRIG_PROBE_DIR"]) if ENV["RUBYRIG_PROBE_EARLY"] == "1"
   at_exit do
     RubyrigProbe.write(ENV["RUBYRIG_PROBE_DIR"])
   rescue => e # never change the measured program's exit because of the probe

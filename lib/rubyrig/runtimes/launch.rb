@@ -57,7 +57,8 @@ module Rubyrig
       def self.add_mn(runtime, interpreter, parts)
         parts[:env]["RUBY_MN_THREADS"] = "1"
         parts[:expect]["env"] = {"RUBY_MN_THREADS" => "1"}
-        return if interpreter.mn?
+        # On 3.3+ the probe checks from inside, at exit, that blocked threads share native threads.
+        return parts[:expect]["mn_active"] = true if interpreter.mn?
         parts[:warnings] << "runtime '#{runtime.label}': M:N threads need CRuby 3.3 or later; #{interpreter.engine} #{interpreter.version} ignores RUBY_MN_THREADS"
       end
 
@@ -77,6 +78,9 @@ module Rubyrig
         end
         if expect["allocator"] && facts["allocator"] != expect["allocator"]
           problems << "+jemalloc was requested, but #{facts["allocator"]} malloc is in use"
+        end
+        if expect["mn_active"] && facts.key?("mn_active") && facts["mn_active"] != true
+          problems << "M:N threads were requested but the process ran one native thread per Ruby thread"
         end
         (expect["env"] || {}).each do |key, value|
           seen = facts.dig("env", key)

@@ -36,7 +36,7 @@ module Rubyrig
       def start
         File.write(config_path, config_text)
         argv = @context.ruby_argv("-e", LAUNCH, "--", "-C", config_path)
-        @process = Drivers::ProcessRun.new(@context)
+        @process = Drivers::ProcessRun.new(@context, ruby_root: true, early_facts: true)
         @process.start(argv, env: @process.env.merge(@env), chdir: File.dirname(@rackup), log_prefix: LOG_PREFIX)
         @boot_s = wait_until_ready
         self

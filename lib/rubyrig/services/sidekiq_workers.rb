@@ -34,7 +34,7 @@ module Rubyrig
         @processes.times do |i|
           dir = File.join(@context.artifacts_dir, "worker-#{i + 1}")
           FileUtils.mkdir_p(dir)
-          run = Drivers::ProcessRun.new(Drivers::Context.new(**@context.to_h, artifacts_dir: dir))
+          run = Drivers::ProcessRun.new(Drivers::Context.new(**@context.to_h, artifacts_dir: dir), ruby_root: true, early_facts: true)
           @runs << run
           run.start(argv, env: run.env.merge(@env))
         end

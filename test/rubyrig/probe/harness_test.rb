@@ -44,4 +44,11 @@ class HarnessTest < Minitest::Test
     refute exit.success?
     assert_match(/Rubyrig.bench may be called once per script/, err)
   end
+
+  def test_a_mistyped_keyword_is_an_error_not_the_default
+    exit, err, facts = run_script("Rubyrig.bench(iteratons: 5) { }")
+    refute exit.success?
+    assert_match(/unknown keyword: :iteratons; Rubyrig.bench takes iterations: and warmup:/, err)
+    assert_nil facts&.dig("bench")
+  end
 end

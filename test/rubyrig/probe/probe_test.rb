@@ -47,4 +47,53 @@ class ProbeTest < Minitest::Test
     encoded = `ruby -r#{PROBE} -e 'print RubyrigProbe.encode("q" => "a\\"b\\\\c\\n\\u0001\\u00e9", "f" => 1.0/0)'`
     assert_equal({"q" => "a\"b\\c\n\u0001é", "f" => nil}, JSON.parse(encoded.force_encoding(Encoding::UTF_8)))
   end
+
+  def test_a_forked_child_counts_its_own_gc_and_forgets_the_parents_records
+    _, probes = run_probed("-e", <<~RUBY)
+      RubyrigProbe.record(:bench, "iterations_s" => [1.0])
+      30.times { GC.start }
+      pid = fork { 2.times { GC.start } }
+      Process.wait(pid)
+    RUBY
+    child = probes.find { |p| probes.any? { |q| q["pid"] == p["ppid"] } }
+    parent = (probes - [child]).first
+    assert_operator parent.dig("gc", "count"), :>=, 30
+    assert_operator child.dig("gc", "count"), :<, 10, "the child's GC since the fork, not the parent's 30 and more"
+    assert_operator child.dig("gc", "count"), :>=, 2
+    assert parent.key?("bench")
+    refute child.key?("bench"), "the parent's bench record is the parent's"
+  end
+
+  def test_a_process_killed_before_its_exit_has_left_its_boot_facts
+    dir = tmpdir
+    child = Rubyrig::Child.spawn(["ruby", "-r#{PROBE}", "-e", "sleep 30"],
+      env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYRIG_PROBE_EARLY" => "1", "RUBYOPT" => nil})
+    boot = File.join(dir, "probe-#{child.pid}.boot.json")
+    wait_for(timeout_s: 20) { File.exist?(boot) }
+    child.signal_group("KILL")
+    child.wait(timeout_s: 10)
+    facts = Rubyrig::TextFile.json(boot)
+    assert_equal true, facts["boot_only"]
+    assert_equal "ruby", facts["engine"]
+    assert_equal false, facts["yjit_enabled"]
+    assert_equal "glibc", facts["allocator"]
+    refute File.exist?(File.join(dir, "probe-#{child.pid}.json")), "no exit report from a killed process"
+  end
+
+  def test_mn_threads_are_checked_from_inside_the_process
+    ruby = File.join(cache_dir, "rubies", "3.3.8", "bin", "ruby")
+    skip "CRuby 3.3.8 is not built" unless File.executable?(ruby) || ENV["CI"]
+    on = probe_with(ruby, "RUBY_MN_THREADS" => "1")
+    off = probe_with(ruby, {})
+    assert_equal true, on["mn_active"]
+    assert_equal false, off["mn_active"]
+  end
+
+  def probe_with(ruby, env)
+    dir = tmpdir
+    _, err, exit = Rubyrig::Child.capture([ruby, "-r#{PROBE}", "-e", "1"],
+      env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYRIG_PROBE_MN" => "1", "RUBYOPT" => nil}.merge(env))
+    assert exit.success?, err
+    Rubyrig::TextFile.json(Dir.glob(File.join(dir, "probe-*.json")).first)
+  end
 end

@@ -70,6 +70,16 @@ class LaunchTest < Minitest::Test
     assert_includes problems, "RUBY_MN_THREADS=1 was requested but the process saw nil"
   end
 
+  def test_mn_is_verified_by_what_the_process_did_not_only_by_its_environment
+    launch = compose("3.3.8+mn")
+    assert_equal true, launch.expect["mn_active"]
+    echoed = {"engine" => "ruby", "engine_version" => "3.3.8", "yjit_enabled" => false, "env" => {"RUBY_MN_THREADS" => "1"}}
+    assert_empty launch.contradictions(echoed.merge("mn_active" => true))
+    assert_includes launch.contradictions(echoed.merge("mn_active" => false)),
+      "M:N threads were requested but the process ran one native thread per Ruby thread"
+    refute compose("3.3.8+mn", interpreter(version: "3.2.0")).expect.key?("mn_active"), "no M:N before 3.3: a warning instead"
+  end
+
   def test_jruby_has_no_yjit_expectation
     launch = compose("jruby", interpreter(version: "9.3.9.0", yjit: false, engine: "jruby"))
     refute launch.expect.key?("yjit_enabled")
