@@ -14,6 +14,7 @@ module Rubyrig
     autoload :Interpreter, "rubyrig/runtimes/interpreter"
     autoload :Jemalloc, "rubyrig/runtimes/jemalloc"
     autoload :Launch, "rubyrig/runtimes/launch"
+    autoload :ProbeIseq, "rubyrig/runtimes/probe_iseq"
     autoload :RubyBuild, "rubyrig/runtimes/ruby_build"
     autoload :Shim, "rubyrig/runtimes/shim"
     autoload :TarballSource, "rubyrig/runtimes/tarball_source"

@@ -8,7 +8,7 @@ require "fileutils"
 module Rubyrig
   module Drivers
     class ProcessRun
-      PROBE = File.expand_path("../probe/probe.rb", __dir__)
+      PROBE_LOADER = File.expand_path("../probe/loader.rb", __dir__)
       HARNESS = File.expand_path("../probe/harness.rb", __dir__)
       DIAGNOSTICS = File.expand_path("../probe/diagnostics.rb", __dir__)
 
@@ -36,7 +36,9 @@ module Rubyrig
             "mn_threads_env" => root["mn_threads_env"],
             "ruby_processes" => probes.size,
             "exit_status" => exit&.status,
-            "exit_signal" => exit&.signal
+            "exit_signal" => exit&.signal,
+            "probe_load_s" => root["probe_load_s"],
+            "probe_report_s" => root["probe_report_s"]
           }.compact
         end
       end
@@ -55,15 +57,18 @@ module Rubyrig
       # The environment of a measured Ruby: variant settings, the probe in RUBYOPT (so that child Ruby
       # processes report too), the interpreter first on PATH, and the cell's parameters.
       def env(ruby_flags_in_rubyopt: false)
-        rubyopt = ["-r#{PROBE}"]
+        rubyopt = ["-r#{PROBE_LOADER}"]
         rubyopt << "-r#{DIAGNOSTICS}" if @context.diagnostics
         rubyopt.concat(@launch.ruby_flags) if ruby_flags_in_rubyopt
         rubyopt << @launch.runtime.env["RUBYOPT"] if @launch.runtime.env["RUBYOPT"]
         @launch.env.merge(@context.bundle_env || {}).merge(@context.diagnostics&.env || {}).merge(
           "RUBYOPT" => rubyopt.join(" "),
           "RUBYRIG_PROBE_DIR" => probe_dir,
+          "RUBYRIG_PROBE_ISEQ" => @launch.probe_iseq,
           "RUBYRIG_PROBE_ENV_KEYS" => @launch.echoed_env_keys.join(","),
           "RUBYRIG_PROBE_EARLY" => @early_facts ? "1" : nil,
+          "RUBYRIG_PROBE_PSS" => @early_facts ? "1" : nil,
+          "RUBYRIG_PROBE_ALLOCATOR" => @launch.expect["allocator"] ? "1" : nil,
           "RUBYRIG_PROBE_MN" => @launch.expect["mn_active"] ? "1" : nil,
           "RUBYRIG_PARAMS" => @context.params_env,
           "RUBYRIG_ITERATIONS" => @context.workload.iterations&.to_s,

@@ -2,8 +2,9 @@
 # facts the probe must confirm, and warnings. This is where "+yjit" becomes "--yjit".
 module Rubyrig
   module Runtimes
+    # probe_iseq: the probe precompiled for this interpreter (Runtimes::ProbeIseq), or nil.
     Launch = Struct.new(:runtime, :interpreter, :ruby_flags, :env, :expect, :warnings, :blocker, :bin_dirs,
-      keyword_init: true)
+      :probe_iseq, keyword_init: true)
 
     class Launch
       YJIT_VARIANTS = %w[yjit yjit-mem yjit-stats].freeze
@@ -15,7 +16,7 @@ module Rubyrig
       # Raises for a spec that can never work (unknown variant, no YJIT). A variant that cannot hold on
       # this host right now (no libjemalloc) becomes the blocker: each batch of the runtime fails with it.
       # bin_dirs: the directories to put first on PATH (Shim#bin_dirs), by default the interpreter's own.
-      def self.compose(runtime, interpreter, jemalloc:, bin_dirs: [interpreter.bin_dir])
+      def self.compose(runtime, interpreter, jemalloc:, bin_dirs: [interpreter.bin_dir], probe_iseq: nil)
         expect = {"engine" => interpreter.engine, "engine_version" => interpreter.version}
         parts = {flags: [], env: NEUTRALIZED_ENV.to_h { |k| [k, nil] }, expect: expect, warnings: [], blocker: nil}
         add_yjit(runtime, interpreter, parts)
@@ -25,7 +26,7 @@ module Rubyrig
         parts[:expect]["env"] = (parts[:expect]["env"] || {}).merge(runtime.env) unless runtime.env.empty?
         new(runtime: runtime, interpreter: interpreter, ruby_flags: (parts[:flags] + runtime.flags).freeze,
           env: parts[:env].freeze, expect: parts[:expect].freeze, warnings: parts[:warnings].freeze,
-          blocker: parts[:blocker], bin_dirs: bin_dirs.freeze).freeze
+          blocker: parts[:blocker], bin_dirs: bin_dirs.freeze, probe_iseq: probe_iseq).freeze
       end
 
       def self.add_yjit(runtime, interpreter, parts)

@@ -19,17 +19,41 @@ class ProbeTest < Minitest::Test
     assert_equal "ruby", facts["engine"]
     assert_equal RUBY_DESCRIPTION.sub(" +YJIT", ""), facts["description"].sub(" +YJIT", "")
     assert_equal false, facts["yjit_enabled"]
-    assert_equal "glibc", facts["allocator"]
+    assert_nil facts["allocator"], "not read unless a variant expects one"
     assert_operator facts.dig("gc", "count"), :>=, 1
     assert_operator facts.dig("memory", "hwm_bytes"), :>=, facts.dig("memory", "rss_bytes")
-    assert_operator facts.dig("memory", "pss_bytes"), :>, 0
+    refute facts["memory"].key?("pss_bytes"), "PSS only for servers and workers"
+    assert_operator facts["probe_load_s"], :>, 0
+    assert_operator facts["probe_report_s"], :>, 0
+  end
+
+  def test_allocator_and_pss_when_asked
+    _, probes = run_probed("-e", "1", env: {"RUBYRIG_PROBE_ALLOCATOR" => "1", "RUBYRIG_PROBE_PSS" => "1"})
+    assert_equal "glibc", probes.first["allocator"]
+    assert_operator probes.first.dig("memory", "pss_bytes"), :>, 0
+  end
+
+  def test_the_loader_takes_the_compiled_probe_and_falls_back_to_its_source
+    dir = tmpdir
+    interpreter = Rubyrig::Runtimes::Interpreter.new(path: RbConfig.ruby, engine: "ruby", fingerprint: "test-#{Process.pid}")
+    binary = Rubyrig::Runtimes::ProbeIseq.new(cache_dir: dir).path_for(interpreter)
+    assert File.file?(binary)
+    loader = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/loader.rb")
+    [binary, File.join(dir, "missing.bin")].each do |iseq|
+      probe_dir = tmpdir
+      _, err, exit = Rubyrig::Child.capture(["ruby", "-r#{loader}", "-r#{PROBE}", "-e", "1"],
+        env: {"RUBYRIG_PROBE_DIR" => probe_dir, "RUBYRIG_PROBE_ISEQ" => iseq, "RUBYOPT" => nil})
+      assert exit.success?, err
+      assert_equal 1, Dir.glob(File.join(probe_dir, "probe-*.json")).size, "one report, the probe loaded once (#{iseq})"
+    end
   end
 
   def test_sees_yjit_jemalloc_and_requested_env
     jemalloc = Rubyrig::Runtimes::Jemalloc.new
     skip "libjemalloc is not installed" unless jemalloc.path
     _, probes = run_probed("--yjit", "-e", "1",
-      env: {"LD_PRELOAD" => jemalloc.path, "RUBY_MN_THREADS" => "1", "RUBYRIG_PROBE_ENV_KEYS" => "RUBY_MN_THREADS"})
+      env: {"LD_PRELOAD" => jemalloc.path, "RUBY_MN_THREADS" => "1", "RUBYRIG_PROBE_ENV_KEYS" => "RUBY_MN_THREADS",
+            "RUBYRIG_PROBE_ALLOCATOR" => "1"})
     facts = probes.first
     assert_equal true, facts["yjit_enabled"]
     assert_equal "jemalloc", facts["allocator"]
@@ -76,7 +100,6 @@ class ProbeTest < Minitest::Test
     assert_equal true, facts["boot_only"]
     assert_equal "ruby", facts["engine"]
     assert_equal false, facts["yjit_enabled"]
-    assert_equal "glibc", facts["allocator"]
     refute File.exist?(File.join(dir, "probe-#{child.pid}.json")), "no exit report from a killed process"
   end
 
