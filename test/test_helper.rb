@@ -5,6 +5,7 @@ require "minitest/autorun"
 require "tmpdir"
 require "stringio"
 require "json"
+require "csv"
 
 module RubyrigTest
   ROOT = File.expand_path("..", __dir__)

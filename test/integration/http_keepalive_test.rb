@@ -48,7 +48,7 @@ class HttpKeepaliveTest < Minitest::Test
     assert_equal 0, status, "#{out}\n#{err}"
     store = Rubyrig::Store.open(results)
     report = Rubyrig::Analysis.new.analyze(meta: store.meta, trials: store.trials)
-    contrast = Rubyrig::Analysis::HttpDerived.new.compute(report).connection_modes.fetch(0)
+    contrast = report.http.connection_modes.fetch(0)
     assert_equal "close", contrast.mode
     [store, contrast, out]
   end

@@ -30,7 +30,7 @@ class HttpRailsTest < Minitest::Test
     assert rails.all? { |t| t.facts["framework"] == "rails" && t.facts.dig("gems", "railties") }
     assert rails.all? { |t| t.facts["yjit_enabled"] == false }, "Rails must not turn YJIT on behind the runtime's back"
     report = Rubyrig::Analysis.new.analyze(meta: store.meta, trials: store.trials)
-    overhead = Rubyrig::Analysis::HttpDerived.new.compute(report).rails_overhead.fetch(0)
+    overhead = report.http.rails_overhead.fetch(0)
     rack_rate = report.summary(report.cells.find { |c| c.workload == "builtin:rack-hello" }.key, "requests_per_s").mean
     rails_rate = report.summary(report.cells.find { |c| c.workload == "builtin:rails-hello" }.key, "requests_per_s").mean
     assert_operator rails_rate, :<, rack_rate

@@ -13,10 +13,10 @@ class NoisyNeighborTest < Minitest::Test
     assert_equal 0, status, err
     assert_match(/Sweep over mode · builtin:gvl-noisy-neighbor/, out)
     report = Rubyrig::Analysis.new.analyze(meta: Rubyrig::Store.open(run).meta, trials: Rubyrig::Store.open(run).trials)
-    table = Rubyrig::Scaling.new(report).tables.find { |t| t.param == "mode" }
+    table = report.sweeps.find { |t| t.param == "mode" }
     alone, thread = table.rows.map { |r| r.cells.fetch("system") }
-    assert_operator alone[:median], :>, thread[:median]
-    assert_operator thread[:ratio], :<, 1.0
-    assert_operator thread[:ci][1], :<, 1.0, "the CI of thread/alone lies below 1"
+    assert_operator alone.median, :>, thread.median
+    assert_operator thread.ratio, :<, 1.0
+    assert_operator thread.ci[1], :<, 1.0, "the CI of thread/alone lies below 1"
   end
 end

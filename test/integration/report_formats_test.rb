@@ -1,0 +1,48 @@
+require "test_helper"
+require "support/mixed_run"
+
+# One analysis, every format: the report of one real mixed run carries each section in the terminal
+# text, Markdown, JSON, CSV and HTML alike.
+class ReportFormatsTest < Minitest::Test
+  include SlowTest
+  include MixedRun
+
+  def report
+    store = Rubyrig::Store.open(mixed_run)
+    Rubyrig::Analysis.new.analyze(meta: store.meta, trials: store.trials)
+  end
+
+  def test_the_mixed_run_has_every_section
+    r = report
+    refute_empty r.comparisons
+    refute_empty r.http.connection_modes
+    refute_empty r.sweeps
+    refute_empty r.yjit_memory
+    refute_empty r.profiles
+    refute_empty r.traces
+    assert_equal "jobs_per_s", r.primary_metric("builtin:sidekiq-noop")
+  end
+
+  def test_every_format_carries_every_section
+    r = report
+    terminal = Rubyrig::Reporters::Terminal.new(r).render
+    markdown = Rubyrig::Reporters::Markdown.new(r).render
+    html = Rubyrig::Reporters::Html.new(r).render
+    json = JSON.parse(Rubyrig::Reporters::Json.new(r).render)
+    csv = CSV.parse(Rubyrig::Reporters::Csv.new(r).render, headers: true).map { |row| row["section"] }.uniq
+    {
+      "comparisons" => [/jobs\/s \(higher is better\)/, /jobs\/s \(higher is better\)/, /<h3>jobs\/s/, %w[comparisons], "cell"],
+      "connection modes" => [/Connection modes/, /\*\*Connection modes\*\*/, /<h3>Connection modes/, %w[http connection_modes], "connection_mode"],
+      "sweeps" => [/Sweep over threads/, /\*\*Sweep over threads\*\*/, /<h2>Sweep over threads/, %w[sweeps], "sweep"],
+      "YJIT memory" => [/YJIT memory against speed/, /\*\*YJIT memory against speed\*\*/, /<h2>YJIT memory against speed/, %w[yjit_memory], "yjit_memory"],
+      "profiles" => [/Profiles \(stackprof/, /\*\*Profiles\*\* \(stackprof/, /<h2>Profiles \(stackprof/, %w[profiles], "profile"],
+      "traces" => [/GVL traces/, /\*\*GVL traces\*\*/, /<h2>GVL traces/, %w[traces], "trace"]
+    }.each do |section, (in_terminal, in_markdown, in_html, json_path, csv_section)|
+      assert_match in_terminal, terminal, "terminal: #{section}"
+      assert_match in_markdown, markdown, "markdown: #{section}"
+      assert_match in_html, html, "html: #{section}"
+      refute_empty json.dig(*json_path), "json: #{section}"
+      assert_includes csv, csv_section, "csv: #{section}"
+    end
+  end
+end
