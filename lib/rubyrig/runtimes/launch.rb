@@ -21,6 +21,8 @@ module Rubyrig
         parts = {flags: [], env: NEUTRALIZED_ENV.to_h { |k| [k, nil] }, expect: expect, warnings: [], blocker: nil}
         add_yjit(runtime, interpreter, parts)
         add_jemalloc(runtime, interpreter, jemalloc, parts) if runtime.variants.key?("jemalloc")
+        # A build that links jemalloc is checked for it too, so that its results are what its name says.
+        parts[:expect]["allocator"] = "jemalloc" if interpreter.jemalloc_linked
         add_mn(runtime, interpreter, parts) if runtime.variants.key?("mn")
         parts[:env].merge!(runtime.env)
         parts[:expect]["env"] = (parts[:expect]["env"] || {}).merge(runtime.env) unless runtime.env.empty?

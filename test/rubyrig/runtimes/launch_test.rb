@@ -45,6 +45,8 @@ class LaunchTest < Minitest::Test
     assert_equal "/usr/lib/libjemalloc.so.2", compose("3.3.8+jemalloc").env["LD_PRELOAD"]
     assert_nil compose("3.3.8+jemalloc", interpreter(jemalloc_linked: true)).env["LD_PRELOAD"]
     assert_equal "jemalloc", compose("3.3.8+jemalloc").expect["allocator"]
+    assert_equal "jemalloc", compose("3.3.8", interpreter(jemalloc_linked: true)).expect["allocator"], "a linked build is checked too"
+    refute compose("3.3.8").expect.key?("allocator")
   end
 
   def test_missing_jemalloc_blocks_the_runtime_with_the_install_hint
