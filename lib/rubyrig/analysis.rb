@@ -5,6 +5,7 @@ module Rubyrig
   class Analysis
     autoload :Comparison, "rubyrig/analysis/comparison"
     autoload :Contrasts, "rubyrig/analysis/contrasts"
+    autoload :Gate, "rubyrig/analysis/gate"
     autoload :HttpDerived, "rubyrig/analysis/http_derived"
     autoload :ProfileComparison, "rubyrig/analysis/profile_comparison"
     autoload :Report, "rubyrig/analysis/report"

@@ -35,6 +35,7 @@ module Rubyrig
     EXIT_OK = 0
     EXIT_ERROR = 1
     EXIT_USAGE = 2
+    EXIT_GATE = 3
     EXIT_INTERRUPTED = 130
 
     def initialize(argv, env: ENV.to_h, out: $stdout, err: $stderr)

@@ -4,9 +4,11 @@ require "shellwords"
 
 module Rubyrig
   Experiment = Struct.new(:name, :description, :runtimes, :baseline, :workloads, :batches, :seed,
-    :timeout_s, :cpus, :gvl, :trace, :profile, :source, keyword_init: true)
+    :timeout_s, :cpus, :gvl, :trace, :profile, :decision, :source, keyword_init: true)
 
   class Experiment
+    autoload :Decision, "rubyrig/experiment/decision"
+
     DEFAULT_BATCHES = 5
     DEFAULT_TIMEOUT_S = 600
     TRACES = %w[gvl].freeze
@@ -37,7 +39,8 @@ module Rubyrig
 
   # Turns parsed YAML into an Experiment, rejecting unknown keys, wrong types and empty matrices.
   class Experiment::Loader
-    TOP_KEYS = %w[name description runtimes baseline workloads workload batches seed timeout_s cpus gvl trace profile].freeze
+    TOP_KEYS = %w[name description runtimes baseline workloads workload batches seed timeout_s cpus gvl trace profile
+      equivalence until max_batches max_time].freeze
     RUNTIME_KEYS = %w[spec label env flags].freeze
     COMMON_WORKLOAD_KEYS = %w[name params iterations warmup timeout_s gemfile sweeps builtin].freeze
 
@@ -65,6 +68,7 @@ module Rubyrig
         gvl: boolean(data, "gvl", []).nil? || data["gvl"],
         trace: one_of(data, "trace", Experiment::TRACES),
         profile: one_of(data, "profile", Experiment::PROFILERS),
+        decision: load_decision(data),
         source: @source.path.to_s
       ).freeze
     end
@@ -236,6 +240,46 @@ module Rubyrig
         fail_at(at + ["sweeps"], "names '#{name}', which is not a parameter; use one of #{params.keys.join(", ")}") unless params.key?(name.to_s)
       end
       sweeps.map(&:to_s).freeze
+    end
+
+    def load_decision(data)
+      decision = Experiment::Decision
+      equivalence, by_metric = load_equivalence(data["equivalence"])
+      until_decided = !one_of(data, "until", %w[decided]).nil?
+      batches = data["batches"] || Experiment::DEFAULT_BATCHES
+      max_batches = positive_integer(data, "max_batches", [])
+      if max_batches && !until_decided
+        fail_at(["max_batches"], "needs `until: decided` (without it every cell gets exactly `batches`)")
+      end
+      max_batches ||= [decision::DEFAULT_MAX_BATCHES, batches].max if until_decided
+      if max_batches && batches.is_a?(Integer) && max_batches < batches
+        fail_at(["max_batches"], "is #{max_batches}, below batches #{batches}; the run starts with `batches` and adds rounds up to max_batches")
+      end
+      max_time_s = nil
+      unless data["max_time"].nil?
+        fail_at(["max_time"], "needs `until: decided`") unless until_decided
+        max_time_s = decision.duration_s(data["max_time"]) ||
+          fail_at(["max_time"], "must be a duration such as 90s, 30m or 1h30m, got #{data["max_time"].inspect}")
+      end
+      decision.new(equivalence: equivalence, equivalence_by_metric: by_metric.freeze, until_decided: until_decided,
+        max_batches: max_batches, max_time_s: max_time_s).freeze
+    end
+
+    # `equivalence: 2%`, or per metric `equivalence: {default: 2%, peak_rss_bytes: 5%}`.
+    def load_equivalence(value)
+      decision = Experiment::Decision
+      return [decision::DEFAULT_EQUIVALENCE, {}] if value.nil?
+      unless value.is_a?(Hash)
+        return [decision.percent(value) || fail_at(["equivalence"], "must be a percentage such as 2% (or a mapping of metric to percentage), got #{value.inspect}"), {}]
+      end
+      margins = value.to_h do |metric, pct|
+        margin = decision.percent(pct) || fail_at(["equivalence", metric], "must be a percentage such as 2%, got #{pct.inspect}")
+        unless metric == "default" || Metrics.known?(metric.to_s) || metric.to_s.match?(/_(per_s|s|bytes)\z/)
+          fail_at(["equivalence", metric], "is not a metric; #{Suggest.hint(metric, ["default", *Metrics::CATALOGUE.keys])}", own_name: false)
+        end
+        [metric.to_s, margin]
+      end
+      [margins.delete("default") || decision::DEFAULT_EQUIVALENCE, margins]
     end
 
     def cpus(data)

@@ -7,6 +7,10 @@ module Rubyrig
       SLOWER = "slower"
       HIGHER = "higher"
       LOWER = "lower"
+      # The whole interval lies within the equivalence margin around 1.0: shown to be the same.
+      EQUIVALENT = "equivalent"
+      # Neither: the reason says what would decide it.
+      INCONCLUSIVE = "inconclusive"
       NO_DIFFERENCE = "no significant difference"
       # Not compared at all (e.g. a zero rate): the reason says why.
       NOT_COMPARED = "not compared"

@@ -10,6 +10,7 @@ module Rubyrig
         @argv = argv
         @settings = settings
         @exports = {}
+        @gate = []
       end
 
       private
@@ -46,6 +47,19 @@ module Rubyrig
         end
         opts.on("--profile NAME", "profile one extra batch per cell: #{Experiment::PROFILERS.join(" or ")} (default: none)") do |p|
           into["profile"] = choice("--profile", p, Experiment::PROFILERS)
+        end
+      end
+
+      # How comparisons are decided; they fill `into` like a file would, and --fail-if the gate.
+      def decision_options(opts, into)
+        opts.on("--equivalence PCT", "a change within ±PCT of 1.0 counts as equivalent, e.g. 1% (default: 2%)") { |p| into["equivalence"] = p }
+        opts.on("--until RULE", "decided: add interleaved rounds until every primary comparison is faster, slower or equivalent (default: exactly --batches)") do |rule|
+          into["until"] = choice("--until", rule, %w[decided])
+        end
+        opts.on("--max-batches N", Integer, "with --until decided: at most N batches per cell (default: 30)") { |n| into["max_batches"] = n }
+        opts.on("--max-time DURATION", "with --until decided: add no round after DURATION, e.g. 30m or 1h30m (default: no limit)") { |d| into["max_time"] = d }
+        opts.on("--fail-if CONDITION", "exit 3 when a primary comparison is slower, slower:5% (slower by more than 5%) or inconclusive (repeatable; default: never)") do |c|
+          @gate << Analysis::Gate.parse(c)
         end
       end
 
@@ -104,10 +118,24 @@ module Rubyrig
         written = Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md"), html: store.path("report.html")})
         written += Reporters.export(report, @exports)
         out.puts("Results: #{store.dir} (#{(written.map { |p| File.basename(p) } + ["trials.jsonl"]).uniq.join(", ")})")
+        gate = Analysis::Gate.failures(report, @gate)
+        step_summary(report, gate)
         failed = report.failed_trials.size
-        return CLI::EXIT_OK if failed.zero?
-        err.puts("rubyrig: #{failed} batch#{"es" if failed > 1} failed; the reasons are in the warnings above")
-        CLI::EXIT_ERROR
+        err.puts("rubyrig: #{failed} batch#{"es" if failed > 1} failed; the reasons are in the warnings above") unless failed.zero?
+        gate.each { |line| err.puts("rubyrig: #{line}") }
+        return CLI::EXIT_GATE unless gate.empty?
+        failed.zero? ? CLI::EXIT_OK : CLI::EXIT_ERROR
+      end
+
+      # In a GitHub Actions step, the Markdown report (and the gate's result) goes to the job summary.
+      def step_summary(report, gate)
+        path = @settings.env["GITHUB_STEP_SUMMARY"]
+        return if path.nil? || path.empty?
+        text = Reporters::Markdown.new(report).render
+        text += "\n**rubyrig --fail-if**: #{gate.empty? ? "passed" : "failed"}\n\n#{gate.map { |l| "- #{l}" }.join("\n")}\n" unless @gate.empty?
+        File.write(path, text + "\n", mode: "a")
+      rescue SystemCallError => e # an unwritable summary file must not hide the run's own result
+        err.puts("rubyrig: could not append to GITHUB_STEP_SUMMARY (#{path}): #{e.message}")
       end
     end
   end

@@ -23,7 +23,8 @@ module Rubyrig
         ["cpus"] => "--cpus", ["timeout_s"] => "--timeout", ["name"] => "--name", ["trace"] => "--trace",
         ["profile"] => "--profile", ["workloads", 0, "params"] => "--param", ["workloads", 0, "iterations"] => "--iterations",
         ["workloads", 0, "warmup"] => "--warmup", ["workloads", 0, "duration_s"] => "--duration-s",
-        ["workloads", 0, "warmup_s"] => "--warmup-s"
+        ["workloads", 0, "warmup_s"] => "--warmup-s", ["equivalence"] => "--equivalence", ["until"] => "--until",
+        ["max_batches"] => "--max-batches", ["max_time"] => "--max-time"
       }.freeze
 
       def call
@@ -54,6 +55,7 @@ module Rubyrig
           opts.on("--name NAME", "name of the run (default: the workload's name)") { |n| raw["name"] = n }
           opts.on("--results DIR", "where the run is kept (default: ./rubyrig-results/<timestamp>-<name>)") { |d| dir = d }
           diagnostics_options(opts, raw)
+          decision_options(opts, raw)
           export_options(opts)
         end
         rest = parse(parser)

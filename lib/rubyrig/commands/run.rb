@@ -23,6 +23,7 @@ module Rubyrig
           opts.on("--seed N", Integer, "override the file's seed (default: random, recorded)") { |n| overrides["seed"] = n }
           opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 (default: the file's cpus, else none)") { |c| overrides["cpus"] = cpu_list("--cpus", c) }
           diagnostics_options(opts, overrides)
+          decision_options(opts, overrides)
           cpu_split_options(opts)
           export_options(opts)
         end
@@ -38,7 +39,8 @@ module Rubyrig
         source = YamlSource.load(path)
         # Overrides lose the file's line numbers in messages, so they are applied only when given.
         if overrides.any? && source.data.is_a?(Hash)
-          flags = {"batches" => "--batches", "seed" => "--seed", "cpus" => "--cpus", "trace" => "--trace", "profile" => "--profile"}
+          flags = {"batches" => "--batches", "seed" => "--seed", "cpus" => "--cpus", "trace" => "--trace", "profile" => "--profile",
+                   "max_batches" => "--max-batches", "max_time" => "--max-time"}
           source = YamlSource.from_data(source.data.merge(overrides), path, flags: overrides.keys.to_h { |k| [[k], flags.fetch(k, "--#{k}")] })
         end
         experiment = Experiment.from_source(source, base_dir: File.dirname(File.expand_path(path)))
