@@ -3,6 +3,7 @@
 module Rubyrig
   class Analysis
     autoload :HttpDerived, "rubyrig/analysis/http_derived"
+    autoload :Inference, "rubyrig/analysis/inference"
 
     CV_LIMIT = 0.05
     MIN_BATCHES = 5
