@@ -134,12 +134,13 @@ module Rubyrig
         parts.empty? ? METHOD : "#{METHOD}, Bonferroni over #{parts.join(" x ")}"
       end
 
+      # Logs are taken relative to the first one, so that identical values (5 and 5.0 alike) have a mean
+      # of exactly their log and a spread of exactly zero: a rounding error in a plain mean of logs
+      # could otherwise fake a difference between two constant sides.
       def log_sample(values)
-        # Identical values have exactly zero spread (a mean of logs could differ from log(v) by a
-        # rounding error and fake a difference between two constant sides).
-        return LogSample.new(n: values.size, mean: Math.log(values.first), variance: 0.0) if values.uniq.size == 1
-        logs = values.map { |v| Math.log(v) }
-        LogSample.new(n: logs.size, mean: Stats.mean(logs), variance: Stats.sd(logs)**2)
+        origin = Math.log(values.first)
+        shifted = values.map { |v| Math.log(v) - origin }
+        LogSample.new(n: values.size, mean: origin + Stats.mean(shifted), variance: Stats.sd(shifted)**2)
       end
 
       def infer(base, other, alpha, tests, margin)

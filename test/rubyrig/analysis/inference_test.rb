@@ -62,6 +62,9 @@ class InferenceTest < Minitest::Test
     assert_equal [1.0, 1.0], r.ci
     assert_equal 1.0, r.p_value
     assert_match(/\[1\.000, 1\.000\] lies within ±2%/, r.reason)
+    # Integers and floats, and sizes where a plain mean of logs would round differently.
+    mixed = one([7] * 3, [7.0] * 5)
+    assert_equal [:equivalent, 1.0, 1.0], [mixed.decision, mixed.ratio, mixed.p_value]
   end
 
   def test_one_constant_side_leaves_the_other_sides_degrees_of_freedom
