@@ -24,13 +24,15 @@
 #     :other comes back in Result#labels. m is the number of contrasts that are not refused (a refusal
 #     depends only on batch counts and signs, never on the difference being tested).
 #   Inference.batches_needed(log_ratio:, sd_base:, n_base:, sd_other:, n_other:, alpha:, margin:,
-#     cap: BATCHES_CAP) -> Integer (more batches per runtime, 0 when already decided) or nil (over cap)
+#     cap: BATCHES_CAP) -> Integer (more batches per runtime, 0 when already decided) or nil (over cap);
+#     log_ratio and the sds are on the log scale, alpha is the per-comparison level alpha / (m * looks)
 #   Result (frozen keyword Struct):
 #     ratio (Float, nil when refused), ci ([lo, hi], nil when refused), confidence (1 - a, e.g. 0.9875),
 #     p_value (raw two-sided), p_adjusted, decision (see DECISIONS), reason (nil for :higher / :lower),
 #     method (e.g. "Welch t on log values, Bonferroni over 4 comparisons"), n (other's batches),
 #     baseline_n, df (Welch-Satterthwaite, nil when both sides have zero spread or when refused),
-#     labels (frozen Hash), and #decided? (:higher, :lower or :equivalent).
+#     labels (frozen Hash), and #decided? (:higher, :lower or :equivalent). The member `method`
+#     shadows Object#method on results.
 module Rubyrig
   class Analysis
     module Inference
