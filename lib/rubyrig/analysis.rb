@@ -17,9 +17,8 @@ module Rubyrig
     autoload :Verdict, "rubyrig/analysis/verdict"
     autoload :Warnings, "rubyrig/analysis/warnings"
 
-    def initialize(alpha: 0.05, resamples: 10_000)
+    def initialize(alpha: 0.05)
       @alpha = alpha
-      @resamples = resamples
     end
 
     # meta: run.json as a Hash or a RunMeta. Trace and profile batches are kept in the report for their
@@ -28,12 +27,11 @@ module Rubyrig
       run = RunMeta.wrap(meta)
       cells = run.cells
       measured = trials.select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
-      rng = Random.new(run.seed || 0)
       summaries = cells.flat_map { |cell| summarize(cell, measured.fetch(cell.key, [])) }
       core = Report.new(run: run, cells: cells, trials: trials, primary: primary_metrics(run, cells, measured),
-        summaries: summaries, comparisons: compare(run, cells, measured, rng))
-      scaling = Scaling.new(core, alpha: @alpha, rng: rng, resamples: @resamples)
-      http = HttpDerived.new(alpha: @alpha, resamples: @resamples).compute(core, rng: rng)
+        summaries: summaries, comparisons: compare(run, cells, measured))
+      scaling = Scaling.new(core, alpha: @alpha)
+      http = HttpDerived.new(alpha: @alpha).compute(core)
       sections = {
         http: http, sweeps: scaling.tables, yjit_memory: scaling.yjit_memory_rows,
         profiles: ProfileComparison.new(core).groups, traces: traces(trials)
@@ -63,7 +61,7 @@ module Rubyrig
     # Each family is one metric of one workload and parameter combination, across every runtime
     # compared there with the baseline: it answers its own question ("on this workload, which runtimes
     # differ?"), so it is corrected on its own.
-    def compare(run, cells, measured, rng)
+    def compare(run, cells, measured)
       baseline = run.baseline
       pairs = cells.reject { |c| c.runtime == baseline }.flat_map do |cell|
         base_cell = cells.find { |c| c.runtime == baseline && c.comparable_key == cell.comparable_key }
@@ -76,7 +74,8 @@ module Rubyrig
       end
       pairs.group_by { |p| [p[:metric], p[:cell].workload, p[:cell].params] }.flat_map do |(metric, _, _), family|
         definition = Metrics.fetch(metric)
-        decided = Contrasts.decide(family, definition: definition, rng: rng, alpha: @alpha, resamples: @resamples)
+        decided = Contrasts.decide(family, definition: definition, alpha: @alpha, margin: run.decision.margin(metric),
+          looks: run.decision.looks)
         family.zip(decided).map do |pair, d|
           cell = pair[:cell]
           Comparison.new(runtime: cell.runtime, baseline: baseline, workload: cell.workload, params: cell.params,

@@ -1,9 +1,11 @@
 # A runtime's cell against the baseline's cell with the same workload and parameters, for one metric:
-# the ratio with its interval, the test, the verdict word and, when not compared, the reason.
+# the ratio with the interval decided on (at `confidence`), the test, the verdict word, the reason (what
+# would decide an inconclusive one, or why it was not compared), the method and the equivalence margin.
 module Rubyrig
   class Analysis
     Comparison = Struct.new(:runtime, :baseline, :workload, :params, :metric, :unit, :higher_is_better,
-      :ratio, :ci, :p_value, :p_adjusted, :verdict, :reason, :n, :baseline_n, keyword_init: true) do
+      :ratio, :ci, :confidence, :p_value, :p_adjusted, :verdict, :reason, :method_name, :margin, :n, :baseline_n,
+      keyword_init: true) do
       def significant? = Verdict.significant?(verdict)
     end
   end

@@ -1,45 +1,28 @@
 # The one verdict pipeline of every comparison in a report (runtimes against the baseline, connection
-# modes, sweep values): contrast each pair of batch samples, correct for the family's multiplicity,
-# and turn each into a verdict word, or refuse it with the reason. Pure: no I/O.
+# modes, sweep values): contrast each pair of batch samples with Inference (Welch t on log values, one
+# interval that is also the test, Bonferroni over the family and the looks of a sequential run), and
+# turn each decision into a verdict word with its reason. Pure: no I/O.
 module Rubyrig
   class Analysis
     module Contrasts
-      # The outcome of one contrast: other against base, as a ratio with its interval and test.
-      Decided = Struct.new(:ratio, :ci, :p_value, :p_adjusted, :verdict, :reason, :n, :baseline_n,
-        keyword_init: true) do
+      # The outcome of one contrast: other against base, as a ratio with the interval decided on.
+      Decided = Struct.new(:ratio, :ci, :confidence, :p_value, :p_adjusted, :verdict, :reason, :method_name,
+        :margin, :n, :baseline_n, keyword_init: true) do
         def compared? = verdict != Verdict::NOT_COMPARED
       end
 
       module_function
 
       # family: [{base: [Float], other: [Float]}, ...], the comparisons that answer one question (so that
-      # they are corrected together); definition: the Metrics::Definition of the values.
-      def decide(family, definition:, rng:, alpha: 0.05, resamples: 10_000)
-        raw = family.map { |c| contrast(c[:base], c[:other], definition, rng, resamples) }
-        adjusted = Stats.holm(raw.map { |r| r[:p_value] })
-        raw.zip(adjusted, family).map do |r, p_adjusted, c|
-          verdict = r[:reason] ? Verdict::NOT_COMPARED : Verdict.word(direction(r, p_adjusted, alpha), definition)
-          Decided.new(**r, p_adjusted: p_adjusted, verdict: verdict, n: c[:other].size, baseline_n: c[:base].size).freeze
+      # they are corrected together); definition: the Metrics::Definition of the values; margin: the
+      # equivalence margin (0.02 is ±2%); looks: how many times a sequential run may decide (1 without).
+      def decide(family, definition:, margin:, looks: 1, alpha: 0.05)
+        contrasts = family.map { |c| {base: c[:base], other: c[:other]} }
+        Inference.family(contrasts, alpha: alpha, margin: margin, looks: looks).map do |r|
+          Decided.new(ratio: r.ratio, ci: r.ci, confidence: r.confidence, p_value: r.p_value, p_adjusted: r.p_adjusted,
+            verdict: Verdict.word(r.decision, definition), reason: r.reason, method_name: r.method, margin: margin,
+            n: r.n, baseline_n: r.baseline_n).freeze
         end
-      end
-
-      def contrast(base, other, definition, rng, resamples)
-        if base.empty? || other.empty?
-          return {reason: "no ok batches on #{base.empty? ? "the reference" : "this"} side"}
-        end
-        zero = (base + other).find { |v| v <= 0 }
-        return {reason: "a batch reported #{zero}, and a ratio needs positive values"} if zero
-        rate = definition.rate
-        {
-          ratio: Stats.ratio(base, other, rate: rate),
-          ci: Stats.bootstrap_ratio_ci(base, other, rate: rate, rng: rng, resamples: resamples),
-          p_value: Stats.permutation_p_value(base, other, rate: rate, rng: rng)
-        }
-      end
-
-      # Both the adjusted p-value and the interval must agree before a difference is claimed.
-      def direction(r, p_adjusted, alpha)
-        Stats.direction(ratio: r[:ratio], ci: r[:ci], p_adjusted: p_adjusted, alpha: alpha)
       end
     end
   end

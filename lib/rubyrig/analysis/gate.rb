@@ -31,7 +31,7 @@ module Rubyrig
         when "slower"
           c.verdict == Verdict::SLOWER && (condition.threshold.nil? || slowdown(c) > condition.threshold)
         when "inconclusive"
-          [Verdict::INCONCLUSIVE, Verdict::NOT_COMPARED, Verdict::NO_DIFFERENCE].include?(c.verdict)
+          [Verdict::INCONCLUSIVE, Verdict::NOT_COMPARED].include?(c.verdict)
         end
       end
 

@@ -2,7 +2,7 @@
 # details; each connection mode against keepalive (throughput ratio, interval, corrected test,
 # verdict, from the one verdict pipeline); and the Rails overhead per request, 1/rails_throughput -
 # 1/rack_throughput for the same runtime and server settings (Rails Simpler Bench's subtraction), with
-# a bootstrap CI over batches. Parameters are the ones each cell recorded. Pure: no I/O.
+# a 95% Welch t interval over batches. Parameters are the ones each cell recorded. Pure: no I/O.
 module Rubyrig
   class Analysis
     class HttpDerived
@@ -13,8 +13,8 @@ module Rubyrig
       CellDetail = Struct.new(:cell, :n, :with_errors, :medians, keyword_init: true)
 
       # One connection mode against the reference mode, same runtime, app and other parameters.
-      ModeContrast = Struct.new(:runtime, :workload, :params, :mode, :reference, :ratio, :ci, :p_value,
-        :p_adjusted, :verdict, :reason, :n, :reference_n, keyword_init: true)
+      ModeContrast = Struct.new(:runtime, :workload, :params, :mode, :reference, :ratio, :ci, :confidence, :p_value,
+        :p_adjusted, :verdict, :reason, :method_name, :margin, :n, :reference_n, keyword_init: true)
 
       # Rails' own time per request: rails-hello style app minus rack-hello style app.
       RailsOverhead = Struct.new(:runtime, :params, :rails_workload, :rack_workload, :overhead_s, :ci,
@@ -35,19 +35,18 @@ module Rubyrig
       DETAIL_METRICS = %w[requests_per_s latency_p50_s latency_p90_s latency_p99_s latency_p999_s error_count boot_s
         server_cpu_fraction load_cpu_fraction end_pss_bytes].freeze
 
-      def initialize(alpha: 0.05, resamples: 10_000)
+      def initialize(alpha: 0.05)
         @alpha = alpha
-        @resamples = resamples
       end
 
       # report: the core Report (run, cells, trials, summaries).
-      def compute(report, rng:)
+      def compute(report)
         http = report.cells.select { |c| report.run.workload(c.workload).kind == "http" }
         ok = report.trials.select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
         Result.new(
           cells: http.map { |cell| detail(report, cell, ok.fetch(cell.key, [])) },
-          connection_modes: connection_modes(http, ok, rng),
-          rails_overhead: rails_overhead(report.run, http, ok, rng)
+          connection_modes: connection_modes(report.run, http, ok),
+          rails_overhead: rails_overhead(report.run, http, ok)
         ).freeze
       end
 
@@ -60,7 +59,7 @@ module Rubyrig
       end
 
       # All connection modes of a run answer one question, so they form one family.
-      def connection_modes(http, ok, rng)
+      def connection_modes(run, http, ok)
         groups = http.group_by { |c| [c.runtime, c.workload, c.effective.except("connection")] }
         family = groups.flat_map do |(runtime, workload, rest), cells|
           reference = cells.find { |c| c.effective["connection"] == REFERENCE_MODE }
@@ -70,15 +69,17 @@ module Rubyrig
              base: values(ok, reference), other: values(ok, cell)}
           end
         end
-        decided = Contrasts.decide(family, definition: Metrics.fetch(METRIC), rng: rng, alpha: @alpha, resamples: @resamples)
+        decided = Contrasts.decide(family, definition: Metrics.fetch(METRIC), alpha: @alpha, margin: run.decision.margin(METRIC),
+          looks: run.decision.looks)
         family.zip(decided).map do |c, d|
           ModeContrast.new(runtime: c[:runtime], workload: c[:workload], params: c[:params], mode: c[:mode],
-            reference: REFERENCE_MODE, ratio: d.ratio, ci: d.ci, p_value: d.p_value, p_adjusted: d.p_adjusted,
-            verdict: d.verdict, reason: d.reason, n: d.n, reference_n: d.baseline_n).freeze
+            reference: REFERENCE_MODE, ratio: d.ratio, ci: d.ci, confidence: d.confidence, p_value: d.p_value,
+            p_adjusted: d.p_adjusted, verdict: d.verdict, reason: d.reason, method_name: d.method_name, margin: d.margin,
+            n: d.n, reference_n: d.baseline_n).freeze
         end
       end
 
-      def rails_overhead(run, http, ok, rng)
+      def rails_overhead(run, http, ok)
         framework = ->(cell) { run.workload(cell.workload).framework }
         rails = http.select { |c| framework.call(c) == "rails" }
         rack = http.select { |c| framework.call(c) == "rack" }
@@ -90,19 +91,24 @@ module Rubyrig
             RailsOverhead.new(
               runtime: rails_cell.runtime, params: rails_cell.effective, rails_workload: rails_cell.workload,
               rack_workload: rack_cell.workload, overhead_s: Stats.mean(rails_times) - Stats.mean(rack_times),
-              ci: difference_ci(rails_times, rack_times, rng), rails_per_request_s: Stats.mean(rails_times),
+              ci: difference_ci(rails_times, rack_times), rails_per_request_s: Stats.mean(rails_times),
               rack_per_request_s: Stats.mean(rack_times), n: rails_times.size, rack_n: rack_times.size
             ).freeze
           end
         end
       end
 
-      # Percentile bootstrap interval of mean(a) - mean(b), both resampled with replacement.
-      def difference_ci(a, b, rng, confidence: 0.95)
+      # Welch t interval of mean(a) - mean(b): calibrated at small batch counts, where a bootstrap of
+      # the means is too narrow.
+      def difference_ci(a, b, confidence: 0.95)
         return nil if a.size < 2 || b.size < 2
-        diffs = Array.new(@resamples) { Stats.resample_mean(a, rng) - Stats.resample_mean(b, rng) }
-        tail = (1.0 - confidence) / 2 * 100
-        [Stats.percentile(diffs, tail), Stats.percentile(diffs, 100 - tail)]
+        difference = Stats.mean(a) - Stats.mean(b)
+        var_a = Stats.sd(a)**2
+        var_b = Stats.sd(b)**2
+        df = Stats.welch_df(var_a, a.size, var_b, b.size)
+        return [difference, difference] if df.nil?
+        half = Stats.t_quantile(1 - (1 - confidence) / 2, df) * Math.sqrt(var_a / a.size + var_b / b.size)
+        [difference - half, difference + half]
       end
 
       def values(ok, cell)

@@ -11,8 +11,9 @@
 #   Bonferroni over the m comparisons of the family and over the looks of a sequential run. The
 #   interval shown IS the adjusted one; p_adjusted = min(1, p * m * looks), so p_adjusted < alpha
 #   exactly when the interval excludes 1.0.
-# - decision: :higher / :lower when the interval lies above / below 1.0; otherwise :equivalent when the
-#   whole interval lies within [1 - margin, 1 + margin]; otherwise :inconclusive, with the number of
+# - decision: :equivalent when the whole interval lies within [1 - margin, 1 + margin] (even if it
+#   excludes 1.0: a real difference smaller than the margin); otherwise :higher / :lower when the
+#   interval lies above / below 1.0; otherwise :inconclusive, with the number of
 #   further batches per runtime that would likely decide it; :refused when there is nothing valid to
 #   test (fewer than 2 batches on a side, or a value that is not a positive finite number).
 # - Zero spread on both sides (CV 0%, e.g. counts or sizes that never vary): different values are
@@ -168,14 +169,19 @@ module Rubyrig
          p_adjusted: [p_value * tests, 1.0].min, decision: decision, reason: reason, df: df}
       end
 
-      # The decision and its reason; the block estimates the batches still needed when inconclusive.
+      # The decision and its reason; the block estimates the batches still needed when inconclusive. An
+      # interval that lies within the margin is equivalent even when it excludes 1.0: the difference is
+      # then real but smaller than what the margin says matters.
       def decide(ci, margin)
         lo, hi = ci
-        return [:higher, nil] if lo > 1.0
-        return [:lower, nil] if hi < 1.0
         band = format("±%g%%", (margin * 100).round(2))
         shown = format("[%s, %s]", number(lo), number(hi))
-        return [:equivalent, "the interval #{shown} lies within #{band}"] if within?(lo, hi, margin)
+        if margin.positive? && within?(lo, hi, margin)
+          smaller = (lo > 1.0 || hi < 1.0) ? " (a real difference, smaller than the margin)" : ""
+          return [:equivalent, "the interval #{shown} lies within #{band}#{smaller}"]
+        end
+        return [:higher, nil] if lo > 1.0
+        return [:lower, nil] if hi < 1.0
         subject = margin.zero? ? "the interval #{shown} includes 1 and no equivalence margin is set" :
           "the interval #{shown} includes 1 and is not within #{band}"
         more = yield

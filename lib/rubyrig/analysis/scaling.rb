@@ -11,18 +11,16 @@ module Rubyrig
       # One row of a sweep: the parameter value and, per runtime, a Point.
       Row = Struct.new(:value, :cells, keyword_init: true)
       # One runtime at one value: median and, against the first value, ratio, interval, test and verdict.
-      Point = Struct.new(:median, :n, :ratio, :ci, :p_adjusted, :verdict, :reason, keyword_init: true)
+      Point = Struct.new(:median, :n, :ratio, :ci, :confidence, :p_adjusted, :verdict, :reason, keyword_init: true)
       # A table for one workload, one swept parameter and fixed values of the other parameters.
       Table = Struct.new(:workload, :param, :fixed, :metric, :runtimes, :rows, keyword_init: true)
       # Speed and memory of one yjit-mem setting.
       MemoryRow = Struct.new(:runtime, :yjit_mem, :workload, :params, :speed, :metric, :peak_rss_bytes,
         :code_region_bytes, :yjit_alloc_bytes, keyword_init: true)
 
-      def initialize(report, rng:, alpha: 0.05, resamples: 4000)
+      def initialize(report, alpha: 0.05)
         @report = report
         @alpha = alpha
-        @resamples = resamples
-        @rng = rng
       end
 
       def tables
@@ -65,14 +63,16 @@ module Rubyrig
           {runtime: runtime, value: value, base: samples(cells, runtime, param, values.first, metric),
            other: samples(cells, runtime, param, value, metric)}
         end
-        decided = Contrasts.decide(family, definition: Metrics.fetch(metric), rng: @rng, alpha: @alpha, resamples: @resamples)
+        decision = @report.run.decision
+        decided = Contrasts.decide(family, definition: Metrics.fetch(metric), alpha: @alpha, margin: decision.margin(metric),
+          looks: decision.looks)
         contrasts = family.zip(decided).to_h { |c, d| [[c[:runtime], c[:value]], d] }
         rows = values.map do |value|
           Row.new(value: value, cells: runtimes.to_h do |runtime|
             here = samples(cells, runtime, param, value, metric)
             d = contrasts[[runtime, value]]
             [runtime, Point.new(median: here.empty? ? nil : Stats.median(here), n: here.size, ratio: d&.ratio, ci: d&.ci,
-              p_adjusted: d&.p_adjusted, verdict: d&.verdict, reason: d&.reason).freeze]
+              confidence: d&.confidence, p_adjusted: d&.p_adjusted, verdict: d&.verdict, reason: d&.reason).freeze]
           end).freeze
         end
         Table.new(workload: workload, param: param, fixed: fixed, metric: metric, runtimes: runtimes, rows: rows).freeze

@@ -1,5 +1,7 @@
-# The words a comparison concludes with, and which one a significant change of a metric earns: speed
-# metrics are faster or slower (whichever way is better), others higher or lower.
+# The words a comparison concludes with: a significant change of a speed metric is faster or slower
+# (whichever way is better), of any other metric higher or lower; equivalent when the whole interval
+# lies within the equivalence margin; inconclusive when neither; not compared when there was nothing
+# valid to test (the reason says why).
 module Rubyrig
   class Analysis
     module Verdict
@@ -7,26 +9,32 @@ module Rubyrig
       SLOWER = "slower"
       HIGHER = "higher"
       LOWER = "lower"
-      # The whole interval lies within the equivalence margin around 1.0: shown to be the same.
       EQUIVALENT = "equivalent"
-      # Neither: the reason says what would decide it.
       INCONCLUSIVE = "inconclusive"
-      NO_DIFFERENCE = "no significant difference"
-      # Not compared at all (e.g. a zero rate): the reason says why.
       NOT_COMPARED = "not compared"
 
       SIGNIFICANT = [FASTER, SLOWER, HIGHER, LOWER].freeze
+      DECIDED = (SIGNIFICANT + [EQUIVALENT]).freeze
+      ALL = (DECIDED + [INCONCLUSIVE, NOT_COMPARED]).freeze
 
       module_function
 
-      # direction: :higher, :lower or :same (the other side against the reference, as numbers).
-      def word(direction, definition)
-        return NO_DIFFERENCE if direction == :same
-        return direction.to_s unless definition.speed?
-        ((direction == :higher) == definition.higher_is_better) ? FASTER : SLOWER
+      # decision: Inference's :higher, :lower, :equivalent, :inconclusive or :refused (other against
+      # the reference, as numbers).
+      def word(decision, definition)
+        case decision
+        when :equivalent then EQUIVALENT
+        when :inconclusive then INCONCLUSIVE
+        when :refused then NOT_COMPARED
+        else
+          return decision.to_s unless definition.speed?
+          ((decision == :higher) == definition.higher_is_better) ? FASTER : SLOWER
+        end
       end
 
       def significant?(word) = SIGNIFICANT.include?(word)
+
+      def decided?(word) = DECIDED.include?(word)
     end
   end
 end

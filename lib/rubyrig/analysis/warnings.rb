@@ -5,7 +5,12 @@ module Rubyrig
   class Analysis
     class Warnings
       CV_LIMIT = 0.05
-      MIN_BATCHES = 5
+      # Below this many batches per cell, intervals are very wide (2 batches leave the t test 1 to 2
+      # degrees of freedom).
+      MIN_BATCHES = 3
+      # A correction that asks a difference to be this many standard errors away from 1.0 before it is
+      # called makes only very large changes visible.
+      HIGH_CRITICAL_T = 4.0
 
       # report: the core Report (cells, trials, summaries, comparisons); http: HttpDerived's result.
       def initialize(report, http:)
@@ -16,7 +21,7 @@ module Rubyrig
 
       def list
         run = @report.run
-        lines = few_batches + failed + variation + host(run) + gvl + not_compared
+        lines = few_batches + failed + variation + host(run) + gvl + not_compared + strict_corrections
         lines.concat(run.runtimes.values.flat_map { |r| r["warnings"] || [] })
         lines.concat(@report.trials.flat_map { |t| (t.warnings || []).map { |w| "#{t.cell_key}: #{w}" } })
         lines.uniq
@@ -88,11 +93,26 @@ module Rubyrig
           "its hooks can cost a few percent on thread-heavy workloads, so rerun with --no-gvl for the cleanest speed comparison"]
       end
 
+      # When many runtimes (and looks) share few batches, the corrected interval needs a large t: say so
+      # once per primary metric, with the batch count that would bring it down.
+      def strict_corrections
+        @report.comparisons.select { |c| c.metric == @report.primary_metric(c.workload) && c.confidence }
+          .group_by { |c| [c.workload, c.confidence] }.filter_map do |(workload, confidence), list|
+            n = list.map { |c| [c.n, c.baseline_n].min }.min
+            t = Stats.t_quantile(1 - (1 - confidence) / 2, 2 * n - 2)
+            next if t <= HIGH_CRITICAL_T
+            enough = (n..200).find { |k| Stats.t_quantile(1 - (1 - confidence) / 2, 2 * k - 2) <= HIGH_CRITICAL_T }
+            format("%s: with %d batches per cell and a %.2f%% interval (%s), a difference must be %.1f standard errors from 1.0 " \
+              "to be called, so only large changes can be; --batches %s brings that under %.0f",
+              workload, n, confidence * 100, list.first.method_name, t, enough || "200+", HIGH_CRITICAL_T)
+          end.uniq
+      end
+
       # A speed comparison that could not be made (a zero rate, no batches) is said out loud.
       def not_compared
-        runtime = @report.comparisons.select { |c| !Verdict.significant?(c.verdict) && c.reason && Metrics.fetch(c.metric).speed? }
+        runtime = @report.comparisons.select { |c| c.verdict == Verdict::NOT_COMPARED && Metrics.fetch(c.metric).speed? }
           .map { |c| "#{c.runtime} | #{c.workload}#{" | #{Cell.new(params: c.params).params_label}" unless c.params.empty?}: #{Metrics.fetch(c.metric).label} not compared: #{c.reason}" }
-        modes = @http.connection_modes.select(&:reason).map do |c|
+        modes = @http.connection_modes.select { |c| c.verdict == Verdict::NOT_COMPARED }.map do |c|
           "#{c.runtime} | #{c.workload}: #{c.mode} against #{c.reference} not compared: #{c.reason}"
         end
         runtime + modes

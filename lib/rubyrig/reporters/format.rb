@@ -52,6 +52,19 @@ module Rubyrig
       end
 
       def params(hash) = hash.empty? ? "" : hash.map { |k, v| "#{k}=#{v}" }.join(" ")
+
+      # "ratio to system, 98.3% interval (Welch t on log values, Bonferroni over 3 comparisons),
+      # equivalent within ±2%": how the comparisons of one table were decided; nil without any.
+      def method_line(comparisons, baseline)
+        decided = comparisons.find(&:confidence)
+        return nil unless decided
+        "ratio to #{baseline}, #{level(decided.confidence)} interval (#{decided.method_name}), equivalent within ±#{percent_plain(decided.margin)}"
+      end
+
+      # 0.95 => "95%", 0.9875 => "98.75%", 0.99375 => "99.38%".
+      def level(confidence) = "#{format("%.2f", confidence * 100).sub(/\.?0+\z/, "")}%"
+
+      def percent_plain(fraction) = "#{format("%.2f", fraction * 100).sub(/\.?0+\z/, "")}%"
     end
   end
 end

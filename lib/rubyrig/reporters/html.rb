@@ -59,7 +59,7 @@ module Rubyrig
           end
         end
         return "" if rows.empty?
-        "<h2>Verdicts</h2><p class=\"muted\">Each workload's primary metric as a ratio to <code>#{esc(@report.baseline)}</code>, with its 95% bootstrap CI (log scale).</p>#{Svg.forest(rows)}"
+        "<h2>Verdicts</h2><p class=\"muted\">Each workload's primary metric as a ratio to <code>#{esc(@report.baseline)}</code>, with the interval decided on (log scale).</p>#{Svg.forest(rows)}"
       end
 
       def group(workload, params, cells)
@@ -92,7 +92,7 @@ module Rubyrig
         end
         return nil if rows.empty?
         direction = definition.higher_is_better ? "higher is better" : "lower is better"
-        "<h3>#{esc(definition.label)} <span class=\"muted\">(#{direction})</span></h3><table><tr><th>runtime</th><th>n</th><th>median</th><th>sd</th><th>CV</th><th>ratio [95% CI]</th><th>p (Holm)</th><th>verdict</th></tr>#{rows.join}</table>"
+        "<h3>#{esc(definition.label)} <span class=\"muted\">(#{direction})</span></h3><table><tr><th>runtime</th><th>n</th><th>median</th><th>sd</th><th>CV</th><th>ratio [interval]</th><th>p (corrected)</th><th>verdict</th></tr>#{rows.join}</table>"
       end
 
       def http
@@ -114,8 +114,8 @@ module Rubyrig
               "<td class=\"num\">#{Format.ratio(c.ratio)} #{Format.ci(c.ci)}</td><td class=\"num\">#{Format.p_value(c.p_adjusted)}</td><td class=\"#{esc(c.verdict.split.first)}\">#{esc(c.verdict)}</td>"
             "<tr><td><code>#{esc(c.runtime)}</code></td><td>#{esc(c.workload)}</td><td>#{esc(Format.params(c.params))}</td><td>#{esc(c.mode)}</td>#{result}</tr>"
           end
-          html += "<h3>Connection modes</h3><p class=\"muted\">Requests/s of each mode against keepalive, 95% CI, corrected p.</p>" \
-            "<table><tr><th>runtime</th><th>workload</th><th>params</th><th>mode</th><th>ratio [95% CI]</th><th>p</th><th>verdict</th></tr>#{rows.join}</table>"
+          html += "<h3>Connection modes</h3><p class=\"muted\">Requests/s of each mode against keepalive, the interval decided on, corrected p.</p>" \
+            "<table><tr><th>runtime</th><th>workload</th><th>params</th><th>mode</th><th>ratio [interval]</th><th>p</th><th>verdict</th></tr>#{rows.join}</table>"
         end
         unless derived.rails_overhead.empty?
           micro = ->(s) { s.nil? ? "n/a" : format("%.0f µs", s * 1e6) }
@@ -124,7 +124,7 @@ module Rubyrig
             "<tr><td><code>#{esc(o.runtime)}</code></td><td>#{esc(Format.params(o.params))}</td><td class=\"num\">#{micro.call(o.overhead_s)} #{ci}</td>" \
               "<td class=\"num\">#{micro.call(o.rails_per_request_s)}</td><td class=\"num\">#{micro.call(o.rack_per_request_s)}</td></tr>"
           end
-          html += "<h3>Rails overhead per request</h3><p class=\"muted\">1/rails − 1/rack requests/s, 95% bootstrap CI over batches.</p>" \
+          html += "<h3>Rails overhead per request</h3><p class=\"muted\">1/rails − 1/rack requests/s, 95% Welch t interval over batches.</p>" \
             "<table><tr><th>runtime</th><th>params</th><th>overhead [95% CI]</th><th>Rails per request</th><th>Rack per request</th></tr>#{rows.join}</table>"
         end
         html
@@ -146,7 +146,7 @@ module Rubyrig
           end
           fixed = Format.params(table.fixed)
           "<h2>Sweep over #{esc(table.param)} · #{esc(table.workload)}#{" · #{esc(fixed)}" unless fixed.empty?}</h2>" \
-            "<p class=\"muted\">#{esc(Metrics.fetch(table.metric).label)}; ratios to #{esc(table.param)}=#{esc(xs.first)} of the same runtime, 95% CI and verdict.</p>" \
+            "<p class=\"muted\">#{esc(Metrics.fetch(table.metric).label)}; ratios to #{esc(table.param)}=#{esc(xs.first)} of the same runtime, interval and verdict.</p>" \
             "#{Svg.lines(series, xs: xs, unit: unit)}<table>#{head}#{body.join}</table>"
         end.join
       end

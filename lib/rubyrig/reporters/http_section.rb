@@ -16,7 +16,7 @@ module Rubyrig
         @derived.cells.each { |d| lines << "    #{label(d.cell)}: #{detail(d)}" }
         lines << ""
         unless @derived.connection_modes.empty?
-          lines << "#{paint.call("Connection modes", :bold)} (requests/s against keepalive, 95% CI, corrected p)"
+          lines << "#{paint.call("Connection modes", :bold)} (requests/s against keepalive; #{Format.method_line(@derived.connection_modes, "keepalive")})"
           @derived.connection_modes.each do |c|
             color = Terminal::VERDICT_COLORS.fetch(c.verdict, :dim)
             lines << "    #{c.runtime} | #{c.workload} | #{Format.params(c.params)}: #{mode_text(c)} #{paint.call(c.verdict, color)}#{winner(c)}"
@@ -24,7 +24,7 @@ module Rubyrig
           lines << ""
         end
         unless @derived.rails_overhead.empty?
-          lines << "#{paint.call("Rails overhead per request", :bold)} (1/rails - 1/rack requests/s, 95% bootstrap CI over batches)"
+          lines << "#{paint.call("Rails overhead per request", :bold)} (1/rails - 1/rack requests/s, 95% Welch t interval over batches)"
           @derived.rails_overhead.each { |o| lines << "    #{o.runtime} | #{Format.params(o.params)}: #{overhead_text(o)}" }
           lines << ""
         end
@@ -43,8 +43,8 @@ module Rubyrig
         end
         lines << ""
         unless @derived.connection_modes.empty?
-          lines += ["**Connection modes**: requests/s against keepalive, 95% CI, corrected p", "",
-            "| runtime | workload | params | mode | ratio [95% CI] | p | verdict |", "|---|---|---|---|---|--:|---|"]
+          lines += ["**Connection modes**: requests/s against keepalive; #{Format.method_line(@derived.connection_modes, "keepalive")}", "",
+            "| runtime | workload | params | mode | ratio [interval] | p | verdict |", "|---|---|---|---|---|--:|---|"]
           @derived.connection_modes.each do |c|
             lines << "| `#{c.runtime}` | #{c.workload} | #{Format.params(c.params)} | #{c.mode} | #{Format.ratio(c.ratio)} #{Format.ci(c.ci)} | " \
               "#{Format.p_value(c.p_adjusted)} | #{c.verdict}#{winner(c)} |"
@@ -52,7 +52,7 @@ module Rubyrig
           lines << ""
         end
         unless @derived.rails_overhead.empty?
-          lines += ["**Rails overhead per request**: 1/rails - 1/rack requests/s, 95% bootstrap CI over batches", "",
+          lines += ["**Rails overhead per request**: 1/rails - 1/rack requests/s, 95% Welch t interval over batches", "",
             "| runtime | params | overhead [95% CI] | Rails per request | Rack per request |", "|---|---|---|--:|--:|"]
           @derived.rails_overhead.each do |o|
             lines << "| `#{o.runtime}` | #{Format.params(o.params)} | #{micro(o.overhead_s)} #{micro_ci(o.ci)} | " \

@@ -1,5 +1,6 @@
 # Renders a report as Markdown ready to paste into a Ruby bug report: environment, how to reproduce,
-# and one table per workload with medians, ratios, 95% CIs, adjusted p-values and verdicts.
+# and one table per workload with medians, ratios with the intervals decided on, corrected p-values,
+# verdicts and what would decide the inconclusive ones.
 require "shellwords"
 require "psych"
 
@@ -70,9 +71,11 @@ module Rubyrig
         primary = @report.primary_metric(workload)
         definition = Metrics.fetch(primary)
         memory = Metrics.fetch("peak_rss_bytes")
-        lines = ["**#{workload}**: #{definition.label} (#{definition.higher_is_better ? "higher" : "lower"} is better), " \
-          "ratio to `#{@report.baseline}` with 95% bootstrap CI, p-value Holm-adjusted", ""]
-        lines << "| params | runtime | n | median | CV | ratio [95% CI] | p | verdict | peak RSS | RSS ratio |"
+        compared = groups.flat_map { |_, _, cells| cells.filter_map { |c| @report.comparison(c.runtime, c.workload, c.params, primary) } }
+        method = Format.method_line(compared, "`#{@report.baseline}`")
+        lines = ["**#{workload}**: #{definition.label} (#{definition.higher_is_better ? "higher" : "lower"} is better)" \
+          "#{"; #{method}; p corrected the same way" if method}", ""]
+        lines << "| params | runtime | n | median | CV | ratio [interval] | p | verdict | peak RSS | RSS ratio |"
         lines << "|---|---|--:|--:|--:|---|--:|---|--:|---|"
         groups.each do |_, params, cells|
           cells.each do |cell|
@@ -86,6 +89,9 @@ module Rubyrig
           end
         end
         lines << ""
+        reasons = compared.select(&:reason)
+        reasons.each { |c| lines << "- `#{c.runtime}`#{" (#{Format.params(c.params)})" unless c.params.empty?}: #{c.verdict}: #{c.reason}" }
+        lines << "" unless reasons.empty?
         lines
       end
 
@@ -93,7 +99,7 @@ module Rubyrig
         unit = Metrics.fetch(table.metric).unit
         fixed = Format.params(table.fixed)
         lines = ["**Sweep over #{table.param}**: #{table.workload}#{" (#{fixed})" unless fixed.empty?}, " \
-          "#{Metrics.fetch(table.metric).label}, ratio to #{table.param}=#{table.rows.first.value} of the same runtime with 95% CI, corrected p and verdict", ""]
+          "#{Metrics.fetch(table.metric).label}, ratio to #{table.param}=#{table.rows.first.value} of the same runtime with the interval, corrected p and verdict of the same method", ""]
         lines << "| #{table.param} | #{table.runtimes.map { |r| "`#{r}`" }.join(" | ")} |"
         lines << "|--:|#{"---|" * table.runtimes.size}"
         table.rows.each do |row|

@@ -1,11 +1,12 @@
 # Renders a report for people at a terminal, in hyperfine's spirit: per workload and parameters, the
-# primary metric and memory for each runtime, the ratio to the baseline with its 95% CI, the adjusted
+# primary metric and memory for each runtime, the ratio to the baseline with the interval decided on, the corrected
 # p-value and the verdict; then warnings. Colour only when asked for (never when piped or NO_COLOR).
 module Rubyrig
   module Reporters
     class Terminal
       COLORS = {green: 32, red: 31, yellow: 33, dim: 2, bold: 1}.freeze
-      VERDICT_COLORS = {"faster" => :green, "slower" => :red, "lower" => :green, "higher" => :yellow}.freeze
+      VERDICT_COLORS = {"faster" => :green, "slower" => :red, "lower" => :green, "higher" => :yellow,
+                        "equivalent" => :bold, "inconclusive" => :dim, "not compared" => :dim}.freeze
 
       def initialize(report, color: false)
         @report = report
@@ -35,14 +36,22 @@ module Rubyrig
         definition = Metrics.fetch(primary)
         direction = definition.higher_is_better ? "higher is better" : "lower is better"
         title = [workload, Format.params(params)].reject(&:empty?).join(" · ")
-        out = [paint(title, :bold), "  #{definition.label} (#{direction})"]
+        method = Format.method_line(comparisons(cells, primary), @report.baseline)
+        out = [paint(title, :bold), "  #{definition.label} (#{direction})#{"; #{method}" if method}"]
         out.concat(table(cells, primary))
+        comparisons(cells, primary).select(&:reason).each do |c|
+          out << "    #{c.runtime}: #{paint(c.verdict, VERDICT_COLORS.fetch(c.verdict, :dim))}: #{c.reason}"
+        end
         Metrics.headline(primary).each do |metric|
           next unless cells.any? { |c| @report.summary(c.key, metric) }
           out << "  #{Metrics.fetch(metric).label}"
           out.concat(table(cells, metric))
         end
         out
+      end
+
+      def comparisons(cells, metric)
+        cells.filter_map { |cell| @report.comparison(cell.runtime, cell.workload, cell.params, metric) }
       end
 
       def table(cells, metric)
@@ -78,7 +87,7 @@ module Rubyrig
             "#{Format.value(point.median, unit)}#{ratio}"
           end
         end
-        [paint(title, :bold), "  #{Metrics.fetch(table.metric).label}; ratio to #{table.param}=#{table.rows.first.value} of the same runtime, 95% CI and verdict"] +
+        [paint(title, :bold), "  #{Metrics.fetch(table.metric).label}; ratio to #{table.param}=#{table.rows.first.value} of the same runtime, interval and verdict"] +
           align([header] + rows).map { |line| "    #{line}".rstrip }
       end
 

@@ -7,6 +7,13 @@ module Rubyrig
     Workload = Struct.new(:name, :kind, :primary_metrics, :sweeps, :framework, :load_generator, :cpu_split,
       keyword_init: true)
 
+    # How comparisons are decided: the equivalence margin (default and per metric) and the number of
+    # looks a sequential run (--until decided) was allowed; runs before these existed get the defaults.
+    Decision = Struct.new(:equivalence, :equivalence_by_metric, :until_decided, :max_batches, :max_time_s, :looks,
+      keyword_init: true) do
+      def margin(metric) = equivalence_by_metric.fetch(metric, equivalence)
+    end
+
     # The http CPU split given on the command line (nil when not given): --server-cpus, --load-cpus.
     CpuSettings = Struct.new(:server_cpus, :load_cpus, keyword_init: true)
 
@@ -72,6 +79,13 @@ module Rubyrig
         primary_metrics: entry["primary_metrics"] || [entry["primary_metric"] || "wall_s"],
         sweeps: entry["sweeps"] || [], framework: entry["framework"], load_generator: entry["load_generator"],
         cpu_split: entry["cpu_split"]).freeze
+    end
+
+    def decision
+      given = @hash["decision"] || {}
+      Decision.new(equivalence: given["equivalence"] || 0.02, equivalence_by_metric: given["equivalence_by_metric"] || {},
+        until_decided: given["until"] == "decided", max_batches: given["max_batches"], max_time_s: given["max_time_s"],
+        looks: given["looks"] || 1).freeze
     end
 
     # Format 1 runs did not record them; --resume then takes them from the command line once more.

@@ -18,21 +18,40 @@ class AnalysisTest < Minitest::Test
     assert_in_delta 1.2, c.ratio, 0.005
     assert_operator c.ci[0], :>, 1.0
     assert_operator c.ci[1], :>, c.ci[0]
-    assert_in_delta 2.0 / 252, c.p_value, 1e-9
+    assert_operator c.p_value, :<, 1e-6
+    assert_in_delta 0.95, c.confidence, 1e-12
+    assert_equal "Welch t on log values", c.method_name
     assert_equal "faster", c.verdict
     assert_equal "base", c.baseline
   end
 
   def test_memory_changes_are_higher_or_lower_not_faster
-    report = synthetic_report
+    report = synthetic_report(values: {"base" => [10.0, 10.1, 9.9, 10.05, 9.95], "fast" => [1200.0, 1210.0, 1190.0, 1205.0, 1195.0]})
     c = report.comparison("fast", "builtin:nbody", {"n" => 1}, "peak_rss_bytes")
     assert_equal "higher", c.verdict
   end
 
-  def test_overlapping_runtimes_are_no_significant_difference
+  def test_a_tiny_real_difference_within_the_margin_is_equivalent
+    report = synthetic_report
+    c = report.comparison("fast", "builtin:nbody", {"n" => 1}, "peak_rss_bytes")
+    assert_equal "equivalent", c.verdict
+    assert_match(/a real difference, smaller than the margin/, c.reason)
+  end
+
+  def test_overlapping_runtimes_are_inconclusive_with_what_would_decide_it
     report = synthetic_report(values: {"base" => [10.0, 10.3, 9.8, 10.1, 9.9], "fast" => [10.1, 9.9, 10.2, 9.85, 10.0]})
     c = report.comparison("fast", "builtin:nbody", {"n" => 1}, "iterations_per_s")
-    assert_equal "no significant difference", c.verdict
+    assert_equal "inconclusive", c.verdict
+    assert_match(/includes 1 and is not within ±2%; about \d+ more batch(es)? per runtime would decide it/, c.reason)
+  end
+
+  def test_a_margin_per_metric_is_taken_from_the_run
+    meta = synthetic_meta
+    meta["decision"] = {"equivalence" => 0.02, "equivalence_by_metric" => {"iterations_per_s" => 0.5}, "looks" => 1}
+    report = Rubyrig::Analysis.new.analyze(meta: meta, trials: synthetic_trials(meta, {"base" => [10.0, 10.1, 9.9, 10.05, 9.95], "fast" => [12.0, 12.1, 11.9, 12.05, 11.95]}))
+    c = report.comparison("fast", "builtin:nbody", {"n" => 1}, "iterations_per_s")
+    assert_equal "equivalent", c.verdict, "a 20% change is within a 50% margin"
+    assert_equal 0.5, c.margin
   end
 
   def test_holm_is_applied_across_the_comparisons_of_a_metric
@@ -42,9 +61,10 @@ class AnalysisTest < Minitest::Test
     comparisons = report.comparisons.select { |c| c.metric == "iterations_per_s" }
     assert_equal 7, comparisons.size
     comparisons.each do |c|
-      assert_in_delta 2.0 / 252, c.p_value, 1e-9
-      assert_in_delta [7 * 2.0 / 252, 1.0].min, c.p_adjusted, 1e-9
-      assert_equal "no significant difference", c.verdict, "7 x 0.0079 = 0.056 is above 0.05"
+      assert_in_delta [7 * c.p_value, 1.0].min, c.p_adjusted, 1e-12
+      assert_in_delta 1 - 0.05 / 7, c.confidence, 1e-12
+      assert_equal "Welch t on log values, Bonferroni over 7 comparisons", c.method_name
+      assert_equal "faster", c.verdict, "a 20% change at CV 1% is called even among 7 runtimes at 5 batches"
     end
   end
 
@@ -53,13 +73,13 @@ class AnalysisTest < Minitest::Test
     report = synthetic_report(values: values, status: {"c1-b2" => "failed"})
     text = report.warnings.join("\n")
     assert_match(/fast \| builtin:nbody \| n=1: 1 failed batch \(exited with status 1: boom\)/, text)
-    assert_match(/fast \| builtin:nbody \| n=1: only 4 ok batches; statistics need 5 or more/, text)
+    refute_match(/only 4 ok batches/, text, "4 batches are enough for the t test")
     assert_match(/base \| builtin:nbody \| n=1: iterations\/s varies a lot between batches \(CV \d+\.\d% > 5%\)/, text)
   end
 
   def test_too_few_batches_everywhere_is_one_line
-    report = synthetic_report(batches: 3, values: {"base" => [1.0, 1.0, 1.0], "fast" => [2.0, 2.0, 2.0]})
-    assert_includes report.warnings, "every cell has only 3 ok batches; statistics need 5 or more (--batches)"
+    report = synthetic_report(batches: 2, values: {"base" => [1.0, 1.1], "fast" => [2.0, 2.1]})
+    assert_includes report.warnings, "every cell has only 2 ok batches; statistics need 3 or more (--batches)"
   end
 
   def test_many_varying_cells_make_one_line
@@ -76,7 +96,7 @@ class AnalysisTest < Minitest::Test
     meta = synthetic_meta
     meta["host"]["load_average"] = [1.9, 1.0, 0.5]
     trials = synthetic_trials(meta, {"base" => [1.0] * 5, "fast" => [1.0] * 5})
-    report = Rubyrig::Analysis.new(resamples: 100).analyze(meta: meta, trials: trials)
+    report = Rubyrig::Analysis.new.analyze(meta: meta, trials: trials)
     assert(report.warnings.any? { |w| w.include?("the host was busy before the run (load 1.90 on 2 cores)") })
   end
 
@@ -93,8 +113,8 @@ class AnalysisTest < Minitest::Test
     assert_nil c.ratio
     assert_nil c.ci
     assert_nil c.p_value
-    assert_match(/a batch reported 0\.0, and a ratio needs positive values/, c.reason)
-    assert_includes report.warnings, "fast | builtin:nbody | n=1: iterations/s not compared: a batch reported 0.0, and a ratio needs positive values"
+    assert_match(/a batch reported 0\.0; a ratio needs positive values/, c.reason)
+    assert_includes report.warnings, "fast | builtin:nbody | n=1: iterations/s not compared: a batch reported 0.0; a ratio needs positive values"
     text = Rubyrig::Reporters::Terminal.new(report).render
     assert_match(/^    fast .* not compared$/, text)
   end

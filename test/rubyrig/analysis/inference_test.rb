@@ -52,8 +52,12 @@ class InferenceTest < Minitest::Test
     assert_in_delta 17.8, r.ci[1], 1e-9
     assert_equal 0.0, r.p_value
     assert_nil r.df
-    # Constant and different by less than the margin is still a real difference.
-    assert_equal :lower, one([101.0] * 4, [100.0] * 3).decision
+    # Constant and different by less than the margin: a real difference, but within the margin.
+    small = one([101.0] * 4, [100.0] * 3)
+    assert_equal :equivalent, small.decision
+    assert_equal 0.0, small.p_value
+    assert_match(/lies within ±2% \(a real difference, smaller than the margin\)/, small.reason)
+    assert_equal :lower, one([101.0] * 4, [100.0] * 3, margin: 0.005).decision
   end
 
   def test_identical_constant_sides_are_equivalent

@@ -18,7 +18,7 @@ class ProfileComparisonTest < Minitest::Test
     trials << Rubyrig::Trial.new(batch_id: "c1-profile", cell_key: "fast | builtin:nbody | n=1", runtime: "fast",
       workload: "builtin:nbody", params: {"n" => 1}, diagnostic: "profile", status: "ok", metrics: {},
       samples: {"profile" => profile("work" => [0.4, 0.5], "reload" => [0.5, 0.5], "main" => [0.0, 1.0])})
-    Rubyrig::Analysis.new(resamples: 100).analyze(meta: meta, trials: trials)
+    Rubyrig::Analysis.new.analyze(meta: meta, trials: trials)
   end
 
   def test_top_frames_side_by_side_and_the_frames_that_grew

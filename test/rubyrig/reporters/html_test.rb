@@ -17,7 +17,7 @@ class HtmlReporterTest < Minitest::Test
   def test_text_from_the_run_is_escaped
     meta = synthetic_meta
     meta["name"] = "<b>x</b>"
-    report = Rubyrig::Analysis.new(resamples: 100).analyze(meta: meta, trials: synthetic_trials(meta, {"base" => [1.0] * 5, "fast" => [1.0] * 5}))
+    report = Rubyrig::Analysis.new.analyze(meta: meta, trials: synthetic_trials(meta, {"base" => [1.0] * 5, "fast" => [1.0] * 5}))
     html = Rubyrig::Reporters::Html.new(report).render
     assert_includes html, "rubyrig: &lt;b&gt;x&lt;/b&gt;"
     refute_includes html, "<b>x</b>"

@@ -10,7 +10,8 @@ class TerminalReporterTest < Minitest::Test
     assert_match(/builtin:nbody · n=1/, text)
     assert_match(/iterations\/s \(higher is better\)/, text)
     assert_match(/base\s+n=5\s+10\.00\/s ± [\d.]+\/s\s+CV [\d.]+%\s+baseline/, text)
-    assert_match(/fast\s+n=5\s+12\.00\/s .*1\.200x \[1\.\d+, 1\.\d+\]\s+p=0\.008\s+faster/, text)
+    assert_match(/iterations\/s \(higher is better\); ratio to base, 95% interval \(Welch t on log values\), equivalent within ±2%/, text)
+    assert_match(/fast\s+n=5\s+12\.00\/s .*1\.200x \[1\.\d+, 1\.\d+\]\s+p=<0\.001\s+faster/, text)
     assert_match(/peak RSS/, text)
   end
 
