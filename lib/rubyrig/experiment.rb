@@ -247,6 +247,9 @@ module Rubyrig
       equivalence, by_metric = load_equivalence(data["equivalence"])
       until_decided = !one_of(data, "until", %w[decided]).nil?
       batches = data["batches"] || Experiment::DEFAULT_BATCHES
+      if until_decided && batches.is_a?(Integer) && batches < Analysis::Inference::MIN_BATCHES
+        fail_at(["batches"], "is #{batches}; `until: decided` starts from at least #{Analysis::Inference::MIN_BATCHES} batches per cell")
+      end
       max_batches = positive_integer(data, "max_batches", [])
       if max_batches && !until_decided
         fail_at(["max_batches"], "needs `until: decided` (without it every cell gets exactly `batches`)")

@@ -16,6 +16,11 @@ module Rubyrig
       @io.puts("Resuming: #{done} of #{total} batches already done") if done.positive?
     end
 
+    # More batches were planned (--until decided added rounds).
+    def grow(total:)
+      @total = total
+    end
+
     # A one-off message between batches, such as a gem installation.
     def note(text)
       @io.puts(text)

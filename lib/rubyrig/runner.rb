@@ -53,11 +53,18 @@ module Rubyrig
       @diagnostics = prepare_diagnostics
     end
 
+    # Runs the measured batches, then (with --until decided) adds rounds look by look until every
+    # primary comparison is decided or a limit is reached, then the diagnostic batches.
     def execute(plan)
       @store.repair!
       remaining = plan.remaining(@store.trials)
       @progress.start(total: plan.batches.size, done: plan.batches.size - remaining.size)
-      remaining.each { |batch| @store.append(run_batch(batch)) }
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      loop do
+        plan.remaining(@store.trials).reject(&:diagnostic).each { |batch| @store.append(run_batch(batch)) }
+        plan = next_plan(plan, started) || break
+      end
+      plan.remaining(@store.trials).each { |batch| @store.append(run_batch(batch)) }
       @store.update_meta { |m| m.merge("finished_at" => Time.now.utc.iso8601, "host_after" => host_after) }
       @progress.finish
       @store
@@ -65,6 +72,39 @@ module Rubyrig
       @progress.interrupted
       @store&.update_meta { |m| m.merge("interrupted_at" => Time.now.utc.iso8601, "host_after" => host_after) }
       raise
+    end
+
+    # After a look: the plan with rounds up to the next look, recorded in run.json, or nil when every
+    # primary comparison is decided, the batches or the time are used up, or the run is not sequential.
+    def next_plan(plan, started)
+      decision = RunMeta.new(@store.meta).decision
+      return nil unless decision.until_decided
+      n = plan.rounds
+      states = primary_states
+      @progress.note("Look at #{n} batches per cell: #{states.map { |s| s[:text] }.join("; ")}") unless states.empty?
+      return nil if states.all? { |s| Analysis::Verdict.decided?(s[:verdict]) }
+      sequential = Analysis::Sequential.new(min_batches: @experiment.batches, max_batches: decision.max_batches)
+      following = sequential.next_look(n)
+      return nil unless following
+      if decision.max_time_s && Process.clock_gettime(Process::CLOCK_MONOTONIC) - started > decision.max_time_s
+        @progress.note("Stopping: --max-time #{decision.max_time_s.round} s is used up with comparisons undecided")
+        return nil
+      end
+      longer = plan.extended(following)
+      @store.update_meta { |m| m.merge("plan" => longer.to_h.transform_keys(&:to_s)) }
+      @progress.grow(total: longer.batches.size)
+      longer
+    end
+
+    # The verdict of every primary comparison so far, each with a short text for the progress line.
+    def primary_states
+      report = Analysis.new.analyze(meta: @store.meta, trials: @store.trials)
+      report.comparisons.select { |c| c.metric == report.primary_metric(c.workload) }.map do |c|
+        params = c.params.map { |k, v| "#{k}=#{v}" }.join(",")
+        where = [c.runtime, c.workload, (params unless params.empty?)].compact.join(" | ")
+        ratio = c.ratio ? format(" %.3fx", c.ratio) : ""
+        {verdict: c.verdict, text: "#{where} #{c.verdict}#{ratio}"}
+      end
     end
 
     def run_batch(batch)
@@ -229,6 +269,7 @@ module Rubyrig
         "cpu_settings" => {"server_cpus" => @settings.server_cpus, "load_cpus" => @settings.load_cpus},
         "experiment" => @raw.merge("seed" => @experiment.seed),
         "experiment_base_dir" => @experiment.workloads.first&.base_dir,
+        "decision" => decision_meta,
         "baseline" => @experiment.baseline,
         "plan" => plan.to_h,
         "runtimes" => @launches.transform_values { |l| launch_meta(l) },
@@ -240,6 +281,18 @@ module Rubyrig
         "host" => Host.new.facts,
         "tools" => {"host_ruby" => RUBY_DESCRIPTION}
       }
+    end
+
+    # How comparisons are decided, with the number of looks a sequential run may take (the analysis
+    # corrects every interval of the run for all of them, however early the run stopped).
+    def decision_meta
+      decision = @experiment.decision
+      looks = if decision.until_decided
+        Analysis::Sequential.new(min_batches: @experiment.batches, max_batches: decision.max_batches).k
+      else
+        1
+      end
+      decision.to_h.merge("looks" => looks)
     end
 
     def workload_meta(workload)

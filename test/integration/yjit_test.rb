@@ -25,4 +25,17 @@ class YjitTest < Minitest::Test
     assert(trials.reject { |t| t["runtime"] == "system+yjit" }.all? { |t| t.dig("facts", "yjit_enabled") == false })
     assert(trials.all? { |t| t.dig("samples", "iterations_s").size == 5 && t.dig("samples", "warmup_s").size == 2 })
   end
+
+  # The case the permutation test could never call: at 3 batches per side its smallest p was 0.1, so
+  # 3.1's YJIT mapping ~17 times the memory came out "no significant difference".
+  def test_three_batches_are_enough_to_call_a_large_memory_change
+    dir = tmpdir
+    json = File.join(dir, "report.json")
+    status, _, err = run_cli("compare", "-r", "system", "-r", "system+yjit", "--batches", "3", "--iterations", "2",
+      "--warmup", "0", "--param", "steps=300", "--results", File.join(dir, "run"), "--export-json", json, "--", "builtin:nbody")
+    assert_equal 0, status, err
+    c = Rubyrig::TextFile.json(json)["comparisons"].find { |x| x["runtime"] == "system+yjit" && x["metric"] == "peak_rss_bytes" }
+    assert_equal "higher", c["verdict"]
+    assert_operator c["ci"][0], :>, 5.0
+  end
 end

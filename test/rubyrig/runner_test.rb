@@ -15,10 +15,15 @@ class RunnerTest < Minitest::Test
       def preflight(workload, launch) = (self.preflights ||= []) << [workload.name, launch.runtime.label]
     end
 
+    class << self
+      # (runtime label, batch number) -> wall_s; by default every batch of a cell differs a little.
+      attr_accessor :values
+    end
+
     def run
       (self.class.ran ||= []) << @context.batch.id
-      Result.new(status: Rubyrig::Trial::OK, metrics: {"wall_s" => 1.0 + @context.batch.number}, facts: {},
-        samples: {}, artifacts: [], warnings: [])
+      value = (self.class.values || ->(_runtime, number) { 1.0 + number }).call(@context.cell.runtime, @context.batch.number)
+      Result.new(status: Rubyrig::Trial::OK, metrics: {"wall_s" => value}, facts: {}, samples: {}, artifacts: [], warnings: [])
     end
   end
 
@@ -39,18 +44,46 @@ class RunnerTest < Minitest::Test
   def setup
     FakeDriver.ran = []
     FakeDriver.preflights = []
+    FakeDriver.values = nil
+    @progress = StringIO.new
   end
 
-  def experiment
+  def experiment(extra = {})
     Rubyrig::Experiment.from_data({"runtimes" => %w[a=system b=system], "batches" => 2, "seed" => 11, "gvl" => false,
-      "workloads" => [{"command" => ["true"], "params" => {"n" => [1, 2]}}]})
+      "workloads" => [{"command" => ["true"], "params" => {"n" => [1, 2]}}]}.merge(extra))
   end
 
-  def runner(catalog: Catalog.new("ruby test"))
+  def runner(catalog: Catalog.new("ruby test"), **extra)
     settings = Rubyrig::Settings.from_env({"HOME" => tmpdir}, out: StringIO.new, err: StringIO.new)
     settings.cache_dir = tmpdir
-    Rubyrig::Runner.new(experiment: experiment, raw: {"x" => 1}, settings: settings, catalog: catalog,
-      progress: Rubyrig::Progress.new(io: StringIO.new, tty: false), drivers: Registry)
+    Rubyrig::Runner.new(experiment: experiment(extra.transform_keys(&:to_s)), raw: {"x" => 1}, settings: settings,
+      catalog: catalog, progress: Rubyrig::Progress.new(io: @progress, tty: false), drivers: Registry)
+  end
+
+  # Same distribution on both runtimes, a 1% wobble: the corrected interval narrows look by look
+  # until it fits within ±2%.
+  def same_with_noise = ->(runtime, number) { 1.0 + 0.01 * Math.sin(number * ((runtime == "a") ? 1.7 : 2.3)) }
+
+  def test_until_decided_adds_rounds_look_by_look_and_stops_when_decided
+    FakeDriver.values = same_with_noise
+    store = runner(batches: 3, until: "decided").start(File.join(tmpdir, "run"), command: "compare", command_line: [])
+    run = Rubyrig::RunMeta.new(store.meta)
+    looks = Rubyrig::Analysis::Sequential.new(min_batches: 3, max_batches: 30).looks
+    assert_equal looks.size, run.decision.looks, "every interval of the run is corrected for all the looks"
+    assert_operator run.plan.rounds, :>, 3, "the first look was undecided"
+    assert_includes looks, run.plan.rounds, "it stops at a look"
+    assert_equal run.plan.batches.map(&:id), store.trials.map(&:batch_id), "every planned batch ran, in order"
+    report = Rubyrig::Analysis.new.analyze(meta: store.meta, trials: store.trials)
+    primary = report.comparisons.select { |c| c.metric == "wall_s" }
+    assert(primary.all? { |c| c.verdict == "equivalent" }, primary.map(&:verdict).inspect)
+    assert_match(/^Look at 3 batches per cell: b \| true \| n=1 inconclusive/, @progress.string)
+  end
+
+  def test_until_decided_stops_at_max_batches
+    FakeDriver.values = ->(runtime, number) { 1.0 + 0.3 * Math.sin(number * ((runtime == "a") ? 1.7 : 2.3)) }
+    store = runner(batches: 3, until: "decided", max_batches: 8).start(File.join(tmpdir, "run"), command: "compare", command_line: [])
+    assert_equal 8, Rubyrig::RunMeta.new(store.meta).plan.rounds
+    assert_equal 2 * 2 * 8, store.trials.size
   end
 
   def test_every_batch_runs_in_plan_order_and_is_appended

@@ -57,6 +57,25 @@ module Rubyrig
       @seed = seed
     end
 
+    # The measured rounds planned so far.
+    def rounds = batches.reject(&:diagnostic).map(&:round).max || 0
+
+    # The plan with measured rounds added up to `to_round` (--until decided), each round every cell
+    # once in an order shuffled with a generator seeded from the run's seed and the round, so that the
+    # same run gets the same order; diagnostic batches stay last.
+    def extended(to_round)
+      measured, diagnostic = batches.partition { |b| b.diagnostic.nil? }
+      added = ((rounds + 1)..to_round).flat_map do |round|
+        cells.shuffle(random: Random.new(seed.to_i * 1009 + round)).map do |cell|
+          Batch.new(id: "c#{cell.index}-b#{round}", cell: cell, number: round, round: round).freeze
+        end
+      end
+      moved = diagnostic.each_with_index.map do |b, i|
+        Batch.new(id: b.id, cell: b.cell, number: b.number, round: to_round + 1 + i / [cells.size, 1].max, diagnostic: b.diagnostic).freeze
+      end
+      Plan.new(cells, measured + added + moved, seed)
+    end
+
     # Batches that have no trial yet, in plan order.
     def remaining(trials)
       done = trials.map(&:batch_id).to_h { |id| [id, true] }
