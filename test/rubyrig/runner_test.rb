@@ -50,7 +50,7 @@ class RunnerTest < Minitest::Test
 
   def experiment(extra = {})
     Rubyrig::Experiment.from_data({"runtimes" => %w[a=system b=system], "batches" => 2, "seed" => 11, "gvl" => false,
-      "workloads" => [{"command" => ["true"], "params" => {"n" => [1, 2]}}]}.merge(extra))
+                                   "workloads" => [{"command" => ["true"], "params" => {"n" => [1, 2]}}]}.merge(extra))
   end
 
   def runner(catalog: Catalog.new("ruby test"), **extra)
