@@ -42,4 +42,15 @@ class CommandWorkloadTest < Minitest::Test
     assert_match(/timed out/, trial["reason"])
     assert_empty processes_mentioning(run)
   end
+
+  # The forked copy of rubyrig (here holding 300 MB) is rubyrig's memory, not the command's: neither a
+  # sample taken before the exec nor wait4's high-water mark, which Linux carries across exec, may count.
+  def test_peak_memory_is_the_commands_own_not_the_forked_rubyrigs
+    ballast = "x" * 300_000_000
+    run = File.join(tmpdir, "run")
+    status, _, err = run_cli("compare", "-r", "system", "--batches", "2", "--results", run, "--", "sleep", "0.5")
+    assert_equal 0, status, err
+    trial_lines(run).each { |t| assert_operator t.dig("metrics", "peak_rss_bytes"), :<, 50_000_000 }
+    assert_equal 300_000_000, ballast.bytesize
+  end
 end

@@ -1,5 +1,6 @@
 # Real Puma and wrk: builtin:rails-hello next to builtin:rack-hello on the system Ruby gives the Rails
-# overhead per request (1/rails - 1/rack) with a bootstrap CI, in the terminal and Markdown reports.
+# overhead per request (1/rails - 1/rack) with a Welch t interval, in the terminal and Markdown reports.
+# Two batches leave the interval wide (one degree of freedom), so only its shape is checked.
 require "test_helper"
 
 class HttpRailsTest < Minitest::Test
@@ -37,7 +38,7 @@ class HttpRailsTest < Minitest::Test
     assert_operator overhead.overhead_s, :>, 0
     assert_operator overhead.ci[0], :<=, overhead.overhead_s
     assert_operator overhead.ci[1], :>=, overhead.overhead_s
-    assert_match(/Rails overhead per request.*\n    system \| processes=1 threads=1 connection=keepalive connections=8: \d+ µs \[\d+, \d+\] µs/, out)
+    assert_match(/Rails overhead per request.*\n    system \| processes=1 threads=1 connection=keepalive connections=8: \d+ µs \[-?\d+, \d+\] µs/, out)
     assert_match(/\*\*Rails overhead per request\*\*/, File.read(File.join(results, "report.md")))
   end
 end

@@ -26,7 +26,7 @@ class PlainScriptTest < Minitest::Test
       assert_operator t.dig("metrics", "boot_s"), :>, 0, "the interpreter's boot is measured apart"
       assert_nil t.dig("metrics", "iterations_per_s")
     end
-    assert_match(/^  script run time \(lower is better\)$/, out)
+    assert_match(/^  script run time \(lower is better\); ratio to quick, 95% interval/, out)
     assert_match(/^    sleepy .*\d\.\d+x \[.*\].* slower$/, out)
     assert_match(/^  boot time$/, out)
     summary = Rubyrig::TextFile.json(File.join(run, "summary.json"))

@@ -178,7 +178,8 @@ module Rubyrig
           "involuntary_ctx_switches" => exit.involuntary_ctx_switches
         }
         memory = probes.map { |p| p["memory"] || {} }
-        hwm = memory.filter_map { |mem| mem["hwm_bytes"] }.max || exit.max_rss_bytes
+        # wait4's max RSS is not used: Linux carries the forked rubyrig's high-water mark across exec.
+        hwm = memory.filter_map { |mem| mem["hwm_bytes"] }.max
         m["peak_rss_bytes"] = [monitor.peak_rss_bytes, hwm].compact.max
         if memory.any? && memory.all? { |mem| mem["rss_bytes"] }
           m["end_rss_bytes"] = memory.sum { |mem| mem["rss_bytes"] }

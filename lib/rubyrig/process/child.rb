@@ -73,8 +73,10 @@ module Rubyrig
       end
       writer.close
       # The child reports the moment it calls exec, so that wall_s starts there, as it would for a
-      # shell running the command; fork and setup are rubyrig's cost, not the command's.
-      exec_at = reader.read(8)
+      # shell running the command; fork and setup are rubyrig's cost, not the command's. Reading to the
+      # end waits for the exec itself (the pipe closes on exec), so that nothing samples the forked
+      # copy of rubyrig, whose memory is rubyrig's, not the command's.
+      exec_at = reader.read
       reader.close
       @started_at = exec_at.unpack1("E") if exec_at&.bytesize == 8
       begin
@@ -134,7 +136,7 @@ module Rubyrig
       options = {in: File::NULL, out: @out, err: @err, close_others: true}
       options[:chdir] = @chdir if @chdir
       clock_pipe.write([Process.clock_gettime(Process::CLOCK_MONOTONIC)].pack("E"))
-      clock_pipe.close
+      clock_pipe.flush # left open: it closes on exec (close-on-exec), which tells the parent exec happened
       exec(@env, [@argv.first, @argv.first], *@argv.drop(1), **options)
     rescue SystemCallError => e # exec failed (e.g. permission denied): report like a shell would
       $stderr.write("rubyrig: cannot run #{@argv.first}: #{e.message}\n")
