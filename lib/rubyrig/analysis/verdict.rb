@@ -7,11 +7,18 @@ module Rubyrig
       SLOWER = "slower"
       HIGHER = "higher"
       LOWER = "lower"
+      # The interval lies inside the equivalence margin around 1.0.
+      EQUIVALENT = "equivalent"
+      # Neither a difference nor equivalence can be claimed.
+      INCONCLUSIVE = "inconclusive"
       NO_DIFFERENCE = "no significant difference"
       # Not compared at all (e.g. a zero rate): the reason says why.
       NOT_COMPARED = "not compared"
 
       SIGNIFICANT = [FASTER, SLOWER, HIGHER, LOWER].freeze
+      ALL = [*SIGNIFICANT, EQUIVALENT, INCONCLUSIVE, NO_DIFFERENCE, NOT_COMPARED].freeze
+      # The equivalence band drawn around 1.0 when a comparison carries no margin of its own.
+      DEFAULT_MARGIN = 0.02
 
       module_function
 
