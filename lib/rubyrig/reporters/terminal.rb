@@ -1,6 +1,7 @@
 # Renders a report for people at a terminal, in hyperfine's spirit: per workload and parameters, the
 # primary metric and memory for each runtime, the ratio to the baseline with its 95% CI, the adjusted
-# p-value and the verdict; then warnings. Colour only when asked for (never when piped or NO_COLOR).
+# p-value and the verdict; then the other sections, the numbers of the HTML report's pictures as
+# tables, and warnings. Colour only when asked for (never when piped or NO_COLOR).
 module Rubyrig
   module Reporters
     class Terminal
@@ -21,6 +22,7 @@ module Rubyrig
         lines.concat(HttpSection.new(@report.http).terminal { |text, color| paint(text, color) })
         @report.sweeps.each { |table| lines.concat(scaling_table(table)) << "" }
         lines.concat(yjit_memory(@report.yjit_memory)) << "" unless @report.yjit_memory.empty?
+        FigureTables.new(@report).all.each { |t| lines.concat(figure_table(t)) << "" }
         @report.profiles.each { |group| lines.concat(profiles(group)) << "" }
         traces = trace_files
         lines.concat(traces) << "" unless traces.empty?
@@ -90,6 +92,10 @@ module Rubyrig
             Format.bytes(r.code_region_bytes), Format.bytes(r.yjit_alloc_bytes)]
         end
         [paint("YJIT memory against speed", :bold)] + align([header] + body).map { |line| "    #{line}".rstrip }
+      end
+
+      def figure_table(table)
+        [paint(table.title, :bold)] + align([table.header] + table.rows).map { |line| "    #{line}".rstrip }
       end
 
       def profiles(group)
