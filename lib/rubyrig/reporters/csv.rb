@@ -143,7 +143,7 @@ module Rubyrig
       def jobs_rows
         figures.jobs.flat_map do |plot|
           plot.runtimes.flat_map do |r|
-            phases = r.phases.map { |name, (from, to)| ["#{name}_s", to - from, format("%s: %.6f s to %.6f s from the enqueue's start", name, from, to)] }
+            phases = r.phases.map { |name, (from, to)| ["#{name}_s", r.durations[name], format("median length; median start %.6f s, end %.6f s from the enqueue's start", from, to)] }
             done = r.finished_by.map { |q, t| ["finished_#{(q * 100).round}_percent_s", t, "after the gate opened"] }
             (phases + done).map do |metric, value, detail|
               {section: "jobs_timeline", runtime: r.runtime, workload: plot.workload, params: Format.params(plot.params), metric: metric,

@@ -50,7 +50,7 @@ module Rubyrig
       def jobs
         @figures.jobs.map do |plot|
           rows = plot.runtimes.map do |r|
-            phases = %w[enqueue boot gate drain].map { |k| Format.seconds(r.phases[k][1] - r.phases[k][0]) }
+            phases = r.durations.values.map { |t| Format.seconds(t) }
             [r.runtime, r.batches.size.to_s, *phases, *r.finished_by.values.map { |t| Format.seconds(t) }]
           end
           Table.new(kind: :jobs, title: "Jobs over time · #{where(plot.workload, plot.params)} (medians; done: time after the gate opened)",
@@ -60,9 +60,8 @@ module Rubyrig
 
       def memory_speed
         @figures.memory_speed.map do |plot|
-          numbers = plot.points.map(&:params).uniq.each_with_index.to_h { |params, i| [params, i + 1] }
           rows = plot.points.map do |p|
-            [numbers[p.params].to_s, p.runtime, Format.params(p.params), p.yjit_mem ? "#{p.yjit_mem} MiB" : "", p.n.to_s,
+            [p.group.to_s, p.runtime, Format.params(p.params), p.yjit_mem ? "#{p.yjit_mem} MiB" : "", p.n.to_s,
               Format.with_interval(p.memory, p.memory_ci, "B"), Format.with_interval(p.speed, p.speed_ci, plot.unit)]
           end
           Table.new(kind: :memory_speed, title: "Memory against speed · #{plot.workload} (medians [95% CI])",

@@ -43,6 +43,7 @@ class FiguresTest < Minitest::Test
     report = synthetic_report
     plot = report.figures.memory_speed.first
     assert_equal %w[base fast], plot.points.map(&:runtime)
+    assert_equal [1, 1], plot.points.map(&:group), "one parameter combination"
     assert_empty plot.lines, "no +yjit-mem runtimes, no line"
     assert_operator plot.memory_axis.min, :>=, 0
   end
@@ -109,6 +110,7 @@ class FiguresTest < Minitest::Test
     assert_in_delta 0.1, runtime.finished_by[1.0]
     assert_equal [0.0, 0.1], runtime.phases["enqueue"].map { |t| t.round(3) }
     assert_equal [3.01, 3.1], runtime.phases["drain"].map { |t| t.round(3) }
+    assert_equal({"enqueue" => 0.1, "boot" => 2.7, "gate" => 0.1, "drain" => 0.09}, runtime.durations.transform_values { |t| t.round(3) })
     assert_equal 10, plot.jobs
   end
 

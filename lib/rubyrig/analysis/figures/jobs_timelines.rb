@@ -1,7 +1,8 @@
 # Jobs completed over time: for each jobs workload and parameters, per runtime every batch's
 # cumulative count of finished jobs since the gate opened (from the per-job records the batch kept),
-# the median time at which half, nine tenths and all of the jobs had finished, and the median phases
-# of a batch (enqueue, boot, gate, drain) measured from the enqueue's start.
+# the median time at which half, nine tenths and all of the jobs had finished, the median phases of a
+# batch (enqueue, boot, waiting at the gate, drain) measured from the enqueue's start, and the median
+# length of each phase.
 module Rubyrig
   class Analysis
     class Figures
@@ -9,7 +10,10 @@ module Rubyrig
         QUANTILES = [0.5, 0.9, 1.0].freeze
 
         Plot = Struct.new(:workload, :params, :jobs, :drain_axis, :phase_axis, :count_axis, :runtimes, keyword_init: true)
-        Runtime = Struct.new(:runtime, :cell_key, :batches, :phases, :finished_by, keyword_init: true)
+        Runtime = Struct.new(:runtime, :cell_key, :batches, :phases, :durations, :finished_by, keyword_init: true)
+        # Each phase's start and end in a batch's timeline (seconds from the gate).
+        PHASES = {"enqueue" => %w[enqueue_start_s enqueue_end_s], "boot" => %w[boot_start_s ready_s],
+                  "gate" => ["ready_s", nil], "drain" => %w[first_start_s last_finish_s]}.freeze
 
         def figures
           jobs = @report.cells.select { |c| @report.run.workload(c.workload).kind == "jobs" }
@@ -31,7 +35,10 @@ module Rubyrig
           timelines = trials(cell).filter_map { |t| t.samples&.dig("jobs_timeline")&.merge("batch_id" => t.batch_id) }
           return nil if timelines.empty?
           batches = timelines.map { |tl| cumulative(tl) }
-          Runtime.new(runtime: cell.runtime, cell_key: cell.key, batches: batches, phases: phases(timelines),
+          durations = PHASES.to_h do |name, (from, to)|
+            [name, Stats.median(timelines.map { |tl| (to ? tl[to] : 0.0) - tl[from] })]
+          end
+          Runtime.new(runtime: cell.runtime, cell_key: cell.key, batches: batches, phases: phases(timelines), durations: durations,
             finished_by: QUANTILES.to_h { |q| [q, Stats.median(batches.map { |b| finished_by(b, q) })] }).freeze
         end
 

@@ -9,12 +9,14 @@ module Rubyrig
 
         Plot = Struct.new(:workload, :metric, :label, :unit, :higher_is_better, :memory_axis, :speed_axis, :points, :lines,
           keyword_init: true)
-        Point = Struct.new(:runtime, :params, :cell_key, :yjit_mem, :n, :memory, :memory_ci, :speed, :speed_ci, keyword_init: true)
+        # group: the number of the point's parameter combination within the plot, from 1.
+        Point = Struct.new(:runtime, :params, :group, :cell_key, :yjit_mem, :n, :memory, :memory_ci, :speed, :speed_ci, keyword_init: true)
 
         def figures
           @report.cells.group_by(&:workload).filter_map do |workload, cells|
             metric = @report.primary_metric(workload)
-            points = cells.filter_map { |cell| point(cell, metric) }
+            groups = cells.map(&:params).uniq
+            points = cells.filter_map { |cell| point(cell, metric, groups.index(cell.params) + 1) }
             next if points.empty?
             definition = Metrics.fetch(metric)
             Plot.new(workload: workload, metric: metric, label: definition.label, unit: definition.unit,
@@ -27,11 +29,11 @@ module Rubyrig
 
         private
 
-        def point(cell, metric)
+        def point(cell, metric, group)
           memory = @report.summary(cell.key, MEMORY)
           speed = @report.summary(cell.key, metric)
           return nil unless memory && speed
-          Point.new(runtime: cell.runtime, params: cell.params, cell_key: cell.key, yjit_mem: yjit_mem(cell.runtime),
+          Point.new(runtime: cell.runtime, params: cell.params, group: group, cell_key: cell.key, yjit_mem: yjit_mem(cell.runtime),
             n: speed.n, memory: memory.median, memory_ci: memory.median_ci, speed: speed.median, speed_ci: speed.median_ci).freeze
         end
 

@@ -31,12 +31,13 @@ module Rubyrig
           head = Svg.svg(LANE_W, 28, [Svg.x_axis(axis, left: PAD, right: LANE_W - PAD, y: 4, width: LANE_W)], title: "seconds from the enqueue's start", css: "lane-axis")
           keys = PHASES.keys.map { |k| "<li>#{phase_swatch(k)} #{PHASE_NAMES[k]}</li>" }
           rows = plot.runtimes.map do |r|
-            lengths = PHASES.keys.map { |k| "<td class=\"num\">#{Format.seconds(r.phases[k][1] - r.phases[k][0])}</td>" }
+            lengths = PHASES.keys.map { |k| "<td class=\"num\">#{Format.seconds(r.durations[k])}</td>" }
             done = r.finished_by.values.map { |t| Format.seconds(t) }.join(" / ")
             %(<tr><td class="label"><code>#{Svg.esc(r.runtime)}</code></td><td class="lane">#{lane(axis, r)}</td>#{lengths.join}<td class="num">#{done}</td></tr>)
           end
           %(<ul class="legend">#{keys.join}</ul><table class="lanes"><thead><tr><th>runtime</th><th class="lane">#{head}</th>) +
-            %(<th>enqueue</th><th>boot</th><th>at the gate</th><th>drain</th><th>half / 90% / all done after the gate</th></tr></thead><tbody>#{rows.join}</tbody></table>)
+            %(<th>enqueue</th><th>boot</th><th>at the gate</th><th>drain</th><th>half / 90% / all done after the gate</th></tr></thead><tbody>#{rows.join}</tbody></table>) +
+            %(<p class="muted">Lengths are medians over batches; the bars place each phase at its median start and end.</p>)
         end
 
         def lane(axis, runtime)

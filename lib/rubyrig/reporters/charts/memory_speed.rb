@@ -10,9 +10,6 @@ module Rubyrig
 
         module_function
 
-        # The parameter combinations of the plot, numbered from 1 in order of appearance.
-        def numbers(plot) = plot.points.map(&:params).uniq.each_with_index.to_h { |params, i| [params, i + 1] }
-
         def render(plot, styles)
           xa = plot.memory_axis
           ya = plot.speed_axis
@@ -30,7 +27,6 @@ module Rubyrig
             coords = keys.map { |k| [x.call(by_key[k].memory), y.call(by_key[k].speed)] }
             parts << %(<polyline class="yjit-line" points="#{Svg.pts(coords)}" fill="none" stroke="#444" stroke-width="1.5" stroke-dasharray="5 3"/>)
           end
-          numbered = numbers(plot)
           plot.points.each do |p|
             style = styles.fetch(p.runtime)
             px = x.call(p.memory)
@@ -43,7 +39,7 @@ module Rubyrig
             end
             tip = "#{p.cell_key}: peak RSS #{Format.with_interval(p.memory, p.memory_ci, "B")}, #{plot.label} #{Format.with_interval(p.speed, p.speed_ci, plot.unit)}, n=#{p.n}"
             parts << Svg.marker(style.shape, px, py, size: 5.5, color: style.color, title: tip, css: "point")
-            label = numbered[p.params].to_s
+            label = p.group.to_s
             lx = (px + 9 + Svg.text_width(label) > WIDTH - 2) ? px - 9 - Svg.text_width(label) : px + 9
             parts << %(<text class="point-label" x="#{Svg.r(lx)}" y="#{Svg.r(py - 6)}" fill="#333">#{label}</text>)
           end
