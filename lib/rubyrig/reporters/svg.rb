@@ -86,13 +86,22 @@ module Rubyrig
       # A horizontal axis at y between the pixels left and right: ticks, labels and light grid lines up
       # to grid_top. The group carries the axis's range for tests and tools.
       def x_axis(axis, left:, right:, y:, width:, grid_top: nil, labels: true)
-        parts = axis.ticks.flat_map do |t|
+        every = label_step(axis, left, right)
+        parts = axis.ticks.each_with_index.flat_map do |t, i|
           x = place(axis, t, left, right)
           [(grid_top ? %(<line x1="#{r(x)}" x2="#{r(x)}" y1="#{r(grid_top)}" y2="#{r(y)}" stroke="#e4e4e4"/>) : ""),
             %(<line x1="#{r(x)}" x2="#{r(x)}" y1="#{r(y)}" y2="#{r(y + 4)}" stroke="#888"/>),
-            (labels ? text_centered(x, y + 17, Format.tick(t, axis.unit), width: width) : "")]
+            ((labels && (i % every).zero?) ? text_centered(x, y + 17, Format.tick(t, axis.unit), width: width) : "")]
         end
         axis_group("x", axis, [%(<line x1="#{r(left)}" x2="#{r(right)}" y1="#{r(y)}" y2="#{r(y)}" stroke="#888"/>), *parts])
+      end
+
+      # Label every n-th tick when the labels would otherwise touch.
+      def label_step(axis, left, right)
+        return 1 if axis.ticks.size < 2
+        widest = axis.ticks.map { |t| text_width(Format.tick(t, axis.unit)) }.max
+        closest = axis.ticks.each_cons(2).map { |a, b| (place(axis, b, left, right) - place(axis, a, left, right)).abs }.min
+        (closest.positive? && closest < widest + 6) ? ((widest + 6) / closest).ceil : 1
       end
 
       # A vertical axis at x between the pixels bottom and top, labels right-aligned left of it, light

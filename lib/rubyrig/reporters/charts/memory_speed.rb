@@ -41,7 +41,7 @@ module Rubyrig
             parts << Svg.marker(style.shape, px, py, size: 5.5, color: style.color, title: tip, css: "point")
             label = p.group.to_s
             lx = (px + 9 + Svg.text_width(label) > WIDTH - 2) ? px - 9 - Svg.text_width(label) : px + 9
-            parts << %(<text class="point-label" x="#{Svg.r(lx)}" y="#{Svg.r(py - 6)}" fill="#333">#{label}</text>)
+            parts << %(<text class="point-label" x="#{Svg.r(lx)}" y="#{Svg.r(py - 6)}" fill="#222" stroke="#fff" stroke-width="3" paint-order="stroke">#{label}</text>)
           end
           Svg.svg(WIDTH, HEIGHT, parts, title: "peak RSS against #{plot.label} · #{plot.workload}", css: "plot")
         end
