@@ -61,8 +61,6 @@ module Rubyrig
           @report.cells.index { |c| cell_key ? c.key == cell_key : c.workload == workload && c.params == params } || @report.cells.size
         end
 
-        def label(workload, params) = [workload, Cell.new(params: params).params_label].reject(&:empty?).join(" · ")
-
         def unit(metric) = Metrics.fetch(metric).unit
       end
     end

@@ -5,8 +5,10 @@
 module Rubyrig
   module Reporters
     class Terminal
-      COLORS = {green: 32, red: 31, yellow: 33, dim: 2, bold: 1}.freeze
-      VERDICT_COLORS = {"faster" => :green, "slower" => :red, "lower" => :green, "higher" => :yellow}.freeze
+      COLORS = {green: 32, red: 31, yellow: 33, blue: 34, dim: 2, bold: 1}.freeze
+      v = Analysis::Verdict
+      # Any other word (inconclusive, not compared) is dim.
+      VERDICT_COLORS = {v::FASTER => :green, v::SLOWER => :red, v::LOWER => :green, v::HIGHER => :yellow, v::EQUIVALENT => :blue}.freeze
 
       def initialize(report, color: false)
         @report = report
