@@ -37,6 +37,7 @@ module Rubyrig
   autoload :Doctor, "rubyrig/doctor"
   autoload :Drivers, "rubyrig/drivers"
   autoload :Experiment, "rubyrig/experiment"
+  autoload :GvlSummary, "rubyrig/diagnostics/gvl_summary"
   autoload :GvlTrace, "rubyrig/diagnostics/gvl_trace"
   autoload :Host, "rubyrig/process/host"
   autoload :Load, "rubyrig/load"

@@ -1,10 +1,13 @@
 # Turns a run's metadata and trials into one finished Report: summaries per cell, comparisons against
 # the baseline (one verdict pipeline, corrected per family), HTTP figures, sweeps, YJIT memory,
-# profiles, GVL traces and warnings. Computed once, before anything is rendered. Pure: no I/O.
+# profiles, GVL traces, warnings, and what each picture shows. Computed once, before anything is
+# rendered. Pure: no I/O.
 module Rubyrig
   class Analysis
+    autoload :Axis, "rubyrig/analysis/axis"
     autoload :Comparison, "rubyrig/analysis/comparison"
     autoload :Contrasts, "rubyrig/analysis/contrasts"
+    autoload :Figures, "rubyrig/analysis/figures"
     autoload :Gate, "rubyrig/analysis/gate"
     autoload :HttpDerived, "rubyrig/analysis/http_derived"
     autoload :Inference, "rubyrig/analysis/inference"
@@ -36,7 +39,8 @@ module Rubyrig
         http: http, sweeps: scaling.tables, yjit_memory: scaling.yjit_memory_rows,
         profiles: ProfileComparison.new(core).groups, traces: traces(trials)
       }
-      Report.new(**core.to_h, **sections, warnings: Warnings.new(core, http: http).list).freeze
+      full = Report.new(**core.to_h, **sections, warnings: Warnings.new(core, http: http).list)
+      Report.new(**full.to_h, figures: Figures.of(full)).freeze
     end
 
     private

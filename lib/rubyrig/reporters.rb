@@ -1,7 +1,9 @@
 # Namespace for the renderers of an Analysis::Report: terminal, JSON, CSV, Markdown and HTML.
 module Rubyrig
   module Reporters
+    autoload :Charts, "rubyrig/reporters/charts"
     autoload :Csv, "rubyrig/reporters/csv"
+    autoload :FigureTables, "rubyrig/reporters/figure_tables"
     autoload :Format, "rubyrig/reporters/format"
     autoload :Html, "rubyrig/reporters/html"
     autoload :HttpSection, "rubyrig/reporters/http_section"

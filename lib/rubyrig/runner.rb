@@ -160,8 +160,8 @@ module Rubyrig
       Drivers::DiagnosticsSetup.new(**setup).freeze
     end
 
-    # Turns a diagnostic batch's raw files into what the report needs: one trace file per process,
-    # or the profile's frame table in the trial's samples.
+    # Turns a diagnostic batch's raw files into what the report needs: one trace file per process and
+    # the time of each thread by GVL state, or the profile's frame table, in the trial's samples.
     def collect_diagnostics(batch, context, result)
       return result unless batch.diagnostic
       setup = context.diagnostics
@@ -170,6 +170,8 @@ module Rubyrig
         return with_warning(result, "no GVL trace: #{runtime_lacks("gvl-tracing", batch)}") unless setup&.trace_dir
         files = GvlTrace.new(setup.trace_dir).merge(process_name: process_name(context.launch))
         result.artifacts = result.artifacts + files
+        threads = GvlSummary.collect(setup.trace_dir)
+        result.samples = result.samples.merge("gvl_threads" => threads) if threads
       when "profile"
         return with_warning(result, "no profile: #{runtime_lacks(@experiment.profile, batch)}") unless setup&.profiler
         summary = ProfileSummary.collect(setup.profile_dir)

@@ -1,4 +1,4 @@
-# Pure statistics over batch samples: summaries (mean, median, sd, CV, percentiles) and the normal and
+# Pure statistics over batch samples: summaries (mean, median and its interval, sd, CV, percentiles) and the normal and
 # Student t distributions (CDF, quantile, Welch-Satterthwaite degrees of freedom).
 module Rubyrig
   module Stats
@@ -48,9 +48,33 @@ module Rubyrig
         p10: percentile(values, 10),
         p90: percentile(values, 90),
         min: values.min,
-        max: values.max
+        max: values.max,
+        median_ci: median_ci(values)
       }
     end
+
+    # Distribution-free interval of the median from order statistics: the narrowest pair of sorted
+    # values, as many from each end, whose coverage (the binomial chance that the median lies
+    # between them) is at least `confidence`. nil when there are too few values (fewer than 6 for 95%).
+    def median_ci(values, confidence: 0.95)
+      n = values.size
+      return nil if n.zero?
+      tail = (1.0 - confidence) / 2
+      below = 0.0
+      depth = 0
+      # depth values may be dropped from each end while the chance of fewer than depth + 1 values
+      # below the median stays within the tail.
+      while depth < n / 2
+        below += Math.exp(log_binomial(n, depth) - n * Math.log(2))
+        break if below > tail
+        depth += 1
+      end
+      return nil if depth.zero?
+      sorted = values.sort
+      [sorted[depth - 1], sorted[n - depth]]
+    end
+
+    def log_binomial(n, k) = Math.lgamma(n + 1)[0] - Math.lgamma(k + 1)[0] - Math.lgamma(n - k + 1)[0]
 
     # Standard normal P(Z <= z).
     def normal_cdf(z)

@@ -1,9 +1,11 @@
 require "test_helper"
+require "support/mixed_run"
 
 # docs/results-format.md must describe what rubyrig really writes: a real run's files are checked
 # field by field against the document, and the metric table against the catalogue.
 class ResultsFormatDocTest < Minitest::Test
   include SlowTest
+  include MixedRun
 
   DOC = File.read(File.join(RubyrigTest::ROOT, "docs/results-format.md"), encoding: "UTF-8")
 
@@ -48,6 +50,27 @@ class ResultsFormatDocTest < Minitest::Test
     summary["summaries"].first.each_key { |k| assert_includes rows.fetch("summaries"), "`#{k}`" }
     summary["comparisons"].first.each_key { |k| assert_includes rows.fetch("comparisons"), "`#{k}`" }
     summary["run"].each_key { |k| assert_includes rows.fetch("run"), "`#{k}`" }
+  end
+
+  def test_the_samples_of_a_mixed_run_are_documented
+    row = TABLES.fetch("trials.jsonl").fetch("samples")
+    trials = Rubyrig::Store.open(mixed_run).trials
+    keys = trials.flat_map { |t| t.samples.to_h.keys }.uniq
+    assert_includes keys, "gvl_threads"
+    assert_includes keys, "jobs_timeline"
+    keys.each { |k| assert_includes row, "`#{k}`", "samples: #{k}" }
+    nested = {"gvl_threads" => ->(v) { v.keys + v["threads"].first.keys }, "jobs_timeline" => ->(v) { v.keys },
+              "wrk" => ->(v) { v.keys }, "profile" => ->(v) { v.keys }}
+    nested.each do |sample, fields|
+      value = trials.find { |t| t.samples.to_h.key?(sample) }.samples[sample]
+      fields.call(value).each { |k| assert_includes row, "`#{k}`", "#{sample}: #{k}" }
+    end
+    summary = JSON.parse(Rubyrig::Reporters::Json.new(Rubyrig::Analysis.new.analyze(meta: Rubyrig::Store.open(mixed_run).meta, trials: trials)).render)
+    figures = TABLES.fetch("summary.json (and --export-json)")
+    summary["figures"].each do |kind, list|
+      assert figures.key?(kind), "figure #{kind} in the document"
+      refute_empty list, "figure #{kind} in the mixed run"
+    end
   end
 
   def test_the_metric_table_is_the_catalogue

@@ -41,6 +41,14 @@ class DiagnosticsIntegrationTest < Minitest::Test
     workers.each_value do |names|
       %w[running wants_gvl waiting].each { |state| assert_includes names, state }
     end
+    # The trial keeps each thread's time by state, so the report needs no trace file.
+    summary = trace.samples.fetch("gvl_threads")
+    tids = summary["threads"].map { |t| t["tid"] }
+    workers.each_key { |tid| assert_includes tids, tid }
+    summary["threads"].select { |t| workers.key?(t["tid"]) }.each do |t|
+      assert_operator t["running_s"], :>, 0
+      assert_operator t["wants_gvl_s"], :>, 0, "two threads share one GVL"
+    end
   end
 
   def test_a_yjit_mem_sweep_reports_the_code_region_of_each_setting

@@ -30,6 +30,14 @@ class JobsNoopTest < Minitest::Test
       assert_operator t[:enqueued], :<, t[:ready].min, "workers boot after the enqueue"
       assert_operator t[:ready].max, :<, t[:go], "the gate opens after every worker is ready"
       assert_operator t[:go], :<=, t[:first_start], "no job starts before the gate"
+      timeline = trial["samples"].fetch("jobs_timeline")
+      phases = timeline.values_at("enqueue_start_s", "enqueue_end_s", "boot_start_s", "ready_s")
+      assert_equal phases.sort, phases, "enqueue, then boot, in order"
+      assert_operator phases.last, :<, 0, "everything before the gate has a negative time"
+      assert_operator 0, :<=, timeline["first_start_s"]
+      assert_in_delta m["drain_s"], timeline["last_finish_s"] - timeline["first_start_s"], 1e-5
+      assert_equal jobs, timeline["completed"].sum, "every job finished in one slice"
+      assert_in_delta timeline["last_finish_s"], timeline["bucket_s"] * timeline["completed"].size, 1e-5
     end
     summary = Rubyrig::TextFile.json(File.join(results, "summary.json"))
     comparisons = summary["comparisons"].select { |c| c["metric"] == "jobs_per_s" && c["runtime"] == "system+yjit" }

@@ -1,8 +1,8 @@
 require "test_helper"
 require "support/mixed_run"
 
-# One analysis, every format: the report of one real mixed run carries each section in the terminal
-# text, Markdown, JSON, CSV and HTML alike.
+# One analysis, every format: the report of one real mixed run carries each section, the figures'
+# numbers included, in the terminal text, Markdown, JSON, CSV and HTML alike.
 class ReportFormatsTest < Minitest::Test
   include SlowTest
   include MixedRun
@@ -20,6 +20,7 @@ class ReportFormatsTest < Minitest::Test
     refute_empty r.yjit_memory
     refute_empty r.profiles
     refute_empty r.traces
+    r.figures.to_h.each { |kind, list| refute_empty list, "figures: #{kind}" }
     assert_equal "jobs_per_s", r.primary_metric("builtin:sidekiq-noop")
   end
 
@@ -34,9 +35,15 @@ class ReportFormatsTest < Minitest::Test
       "comparisons" => [/jobs\/s \(higher is better\)/, /jobs\/s \(higher is better\)/, /<h3>jobs\/s/, %w[comparisons], "cell"],
       "connection modes" => [/Connection modes/, /\*\*Connection modes\*\*/, /<h3>Connection modes/, %w[http connection_modes], "connection_mode"],
       "sweeps" => [/Sweep over threads/, /\*\*Sweep over threads\*\*/, /<h2>Sweep over threads/, %w[sweeps], "sweep"],
-      "YJIT memory" => [/YJIT memory against speed/, /\*\*YJIT memory against speed\*\*/, /<h2>YJIT memory against speed/, %w[yjit_memory], "yjit_memory"],
+      "YJIT memory" => [/YJIT memory against speed/, /\*\*YJIT memory against speed\*\*/, /<h3>YJIT memory against speed/, %w[yjit_memory], "yjit_memory"],
       "profiles" => [/Profiles \(stackprof/, /\*\*Profiles\*\* \(stackprof/, /<h2>Profiles \(stackprof/, %w[profiles], "profile"],
-      "traces" => [/GVL traces/, /\*\*GVL traces\*\*/, /<h2>GVL traces/, %w[traces], "trace"]
+      "traces" => [/GVL traces/, /\*\*GVL traces\*\*/, /<h2>GVL traces/, %w[traces], "trace"],
+      "latency curves" => [/Latency percentiles · builtin:rack-hello/, /\*\*Latency percentiles · builtin:rack-hello/, /data-figure="latency"/, %w[figures latency], "latency"],
+      "errors per batch" => [/Errors per batch · builtin:rack-hello/, /\*\*Errors per batch/, /data-figure="http-errors"/, %w[figures http_errors], "batch_errors"],
+      "grids" => [/requests\/s over processes × threads/, /\*\*requests\/s over processes × threads/, /data-figure="grid"/, %w[figures grids], "grid"],
+      "jobs timelines" => [/Jobs over time · builtin:sidekiq-noop/, /\*\*Jobs over time/, /data-figure="jobs"/, %w[figures jobs], "jobs_timeline"],
+      "memory against speed" => [/Memory against speed · builtin:gvl-contention/, /\*\*Memory against speed/, /data-figure="memory-speed"/, %w[figures memory_speed], "memory_speed"],
+      "GVL by thread" => [/GVL by thread · /, /\*\*GVL by thread/, /data-figure="gvl"/, %w[figures gvl], "gvl_thread"]
     }.each do |section, (in_terminal, in_markdown, in_html, json_path, csv_section)|
       assert_match in_terminal, terminal, "terminal: #{section}"
       assert_match in_markdown, markdown, "markdown: #{section}"

@@ -22,6 +22,23 @@ class StatsTest < Minitest::Test
     assert_in_delta 1.4, s[:p10]
     assert_in_delta 7.6, s[:p90]
     assert_equal [1.0, 10.0], [s[:min], s[:max]]
+    assert_nil s[:median_ci], "five batches are too few for a 95% interval of the median"
+  end
+
+  def test_the_median_interval_comes_from_order_statistics
+    assert_nil Stats.median_ci([1.0, 2.0, 3.0, 4.0, 5.0]), "five values cannot reach 95% coverage"
+    assert_equal [1.0, 6.0], Stats.median_ci([6.0, 2.0, 4.0, 1.0, 3.0, 5.0]), "1 - 2/64 = 96.9%"
+    # Nine values: dropping two from each end still covers 1 - 2 * 10/512 = 96.1%.
+    assert_equal [2.0, 8.0], Stats.median_ci((1..9).map(&:to_f))
+    # The textbook pair for 100 values is the 40th and 61st.
+    assert_equal [40.0, 61.0], Stats.median_ci((1..100).map(&:to_f))
+  end
+
+  def test_the_median_interval_covers_the_true_median
+    rng = Random.new(7)
+    hits = Array.new(400) { Stats.median_ci(normal(rng, 15, 0.0, 1.0)) }.count { |lo, hi| 0.0.between?(lo, hi) }
+    # At least 95% by construction; 400 draws keep a 92% floor more than 3 standard errors away.
+    assert_operator hits, :>=, 368
   end
 
   def test_t_quantiles_match_table_values

@@ -1,6 +1,7 @@
 # One real run with every section a report can have, made once per test process and shared by the
-# tests that render it: a threads sweep of a script, an HTTP app in two connection modes, a Sidekiq
-# drain, a +yjit-mem pair (YJIT memory against speed), a GVL-traced and a profiled batch per cell.
+# tests that render it: a threads sweep of a script, an HTTP app in two connection modes and two
+# thread counts (a processes × threads grid), a Sidekiq drain, a +yjit-mem pair (YJIT memory against
+# speed), a GVL-traced and a profiled batch per cell.
 module MixedRun
   EXPERIMENT = <<~YAML
     name: mixed
@@ -11,7 +12,7 @@ module MixedRun
         iterations: 2
         warmup: 1
       - builtin: rack-hello
-        params: {connection: [keepalive, close], connections: 2}
+        params: {connection: [keepalive, close], threads: [1, 2], connections: 2}
         duration_s: 1
         warmup_s: 0
       - builtin: sidekiq-noop

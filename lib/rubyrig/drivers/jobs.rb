@@ -15,6 +15,7 @@ module Rubyrig
       LOG_LEVELS = %w[debug info warn error].freeze
       POLL_S = 0.02
       SHORT_DRAIN_S = 1.0
+      TIMELINE_BUCKETS = 100
 
       # Raised inside a batch to fail it with a reason; the run goes on.
       class BatchFailed < Error; end
@@ -228,8 +229,22 @@ module Rubyrig
         end
         reason = problems.first || outcomes.reject(&:ok?).map(&:failure_reason).first
         reason = "#{ledger.error_count} jobs raised: #{ledger.errors.keys.first(3).join(", ")}" if status == Trial::OK_WITH_ERRORS
-        Base::Result.new(status: status, reason: reason, metrics: metrics.compact, facts: @facts, samples: {},
-          artifacts: artifacts, warnings: @warnings.uniq)
+        Base::Result.new(status: status, reason: reason, metrics: metrics.compact, facts: @facts,
+          samples: {"jobs_timeline" => timeline(enqueue, ledger)}.compact, artifacts: artifacts, warnings: @warnings.uniq)
+      end
+
+      # The batch on one clock, in seconds from the gate's opening (negative before it): enqueue, boot,
+      # first job start, last job finish, and the jobs finished in each slice of the drain.
+      def timeline(enqueue, ledger)
+        completions = ledger.completions(@gate_at, buckets: TIMELINE_BUCKETS)
+        return nil unless completions
+        since_gate = ->(at) { (at - @gate_at).round(6) }
+        {
+          "enqueue_start_s" => since_gate.call(enqueue["started_at"]), "enqueue_end_s" => since_gate.call(enqueue["finished_at"]),
+          "boot_start_s" => since_gate.call(@workers.started_at), "ready_s" => since_gate.call(@workers.ready_at),
+          "first_start_s" => since_gate.call(ledger.first_started_at), "last_finish_s" => since_gate.call(ledger.last_finished_at),
+          "bucket_s" => completions["bucket_s"].round(9), "completed" => completions["completed"]
+        }
       end
 
       def ledger_problems(ledger, count)

@@ -1,7 +1,8 @@
 # Renders a report as CSV, one table for every section: a `section` column says what a row is (a cell's
 # metric with its comparison, a connection mode, the Rails overhead, a sweep point, a YJIT memory
-# setting, a profile frame, a GVL trace file, a warning), and `detail` carries what the columns do
-# not. Raw per-batch values stay in trials.jsonl.
+# setting, a profile frame, a GVL trace file, a latency percentile, a batch's errors, a grid cell, a
+# jobs phase, a memory-against-speed point, a thread's GVL time, a warning), and `detail` carries what
+# the columns do not. Raw per-batch values stay in trials.jsonl.
 require "csv"
 
 module Rubyrig
@@ -17,7 +18,8 @@ module Rubyrig
       def render
         CSV.generate do |csv|
           csv << HEADER
-          rows = cell_rows + connection_mode_rows + rails_rows + sweep_rows + yjit_rows + profile_rows + trace_rows + warning_rows
+          rows = cell_rows + connection_mode_rows + rails_rows + sweep_rows + yjit_rows + profile_rows + trace_rows +
+            latency_rows + batch_error_rows + grid_rows + jobs_rows + memory_speed_rows + gvl_rows + warning_rows
           rows.each { |row| csv << HEADER.map { |column| row[column.to_sym] } }
         end
       end
@@ -100,6 +102,78 @@ module Rubyrig
       end
 
       def warning_rows = @report.warnings.map { |w| {section: "warning", detail: w} }
+
+      def figures = @report.figures
+
+      def latency_rows
+        figures.latency.flat_map do |plot|
+          plot.series.flat_map do |s|
+            cell = @report.cells.find { |c| c.key == s.cell_key }
+            Analysis::Figures::LatencyCurves::PERCENTILES.values.each_with_index.map do |metric, i|
+              {section: "latency", runtime: s.runtime, workload: plot.workload, params: Format.params(cell.params), metric: metric,
+               unit: "s", n: s.batches.size, median: s.medians[i], ci_low: s.median_cis[i]&.first, ci_high: s.median_cis[i]&.last}
+            end
+          end
+        end
+      end
+
+      def batch_error_rows
+        figures.http_errors.flat_map do |plot|
+          plot.cells.flat_map do |c|
+            c.batches.map do |b|
+              {section: "batch_errors", runtime: c.runtime, workload: plot.workload, params: Format.params(c.params), metric: "error_count",
+               median: b["error_count"], detail: "batch #{b["batch_id"]}, #{b["request_count"]} responses"}
+            end
+          end
+        end
+      end
+
+      def grid_rows
+        figures.grids.flat_map do |g|
+          g.rows.each_with_index.flat_map do |row, i|
+            g.columns.each_with_index.map do |column, j|
+              {section: "grid", runtime: g.runtime, workload: g.workload,
+               params: Format.params(g.fixed.merge(g.row_param => row, g.column_param => column)), metric: g.metric, unit: g.unit,
+               n: g.n[i][j], median: g.medians[i][j]}
+            end
+          end
+        end
+      end
+
+      def jobs_rows
+        figures.jobs.flat_map do |plot|
+          plot.runtimes.flat_map do |r|
+            phases = r.phases.map { |name, (from, to)| ["#{name}_s", r.durations[name], format("median length; median start %.6f s, end %.6f s from the enqueue's start", from, to)] }
+            done = r.finished_by.map { |q, t| ["finished_#{(q * 100).round}_percent_s", t, "after the gate opened"] }
+            (phases + done).map do |metric, value, detail|
+              {section: "jobs_timeline", runtime: r.runtime, workload: plot.workload, params: Format.params(plot.params), metric: metric,
+               unit: "s", n: r.batches.size, median: value, detail: detail}
+            end
+          end
+        end
+      end
+
+      def memory_speed_rows
+        figures.memory_speed.flat_map do |plot|
+          plot.points.flat_map do |p|
+            [["peak_rss_bytes", "B", p.memory, p.memory_ci], [plot.metric, plot.unit, p.speed, p.speed_ci]].map do |metric, unit, value, ci|
+              {section: "memory_speed", runtime: p.runtime, workload: plot.workload, params: Format.params(p.params), metric: metric,
+               unit: unit, n: p.n, median: value, ci_low: ci&.first, ci_high: ci&.last, detail: p.yjit_mem && "yjit-mem=#{p.yjit_mem}"}
+            end
+          end
+        end
+      end
+
+      def gvl_rows
+        figures.gvl.flat_map do |plot|
+          plot.threads.flat_map do |t|
+            Analysis::Figures::GvlThreads::PARTS.map do |part|
+              {section: "gvl_thread", runtime: plot.runtime, workload: plot.workload, params: Format.params(plot.params), metric: part,
+               unit: "s", median: t[part], mean: t["wants_gvl_share"], detail: "batch #{plot.batch_id}, pid #{t["pid"]}, #{t["name"]}"}
+            end
+          end
+        end
+      end
 
       def contrast(c)
         return {} unless c

@@ -40,6 +40,18 @@ module Rubyrig
         format("%.#{digits}f", x)
       end
 
+      # A value as an axis tick shows it: its unit, without trailing zeros ("100 ms", "1.5x", "26 MiB").
+      def tick(number, unit)
+        return "0" if number.to_f.zero?
+        text = (unit == "x") ? "#{significant(number.to_f)}x" : value(number.to_f, unit)
+        text.sub(/\A(-?\d+)\.0+(?!\d)/, '\1').sub(/\A(-?\d+\.\d*?[1-9])0+(?!\d)/, '\1')
+      end
+
+      # A value with its 95% interval when there is one: "12.00/s [11.80/s, 12.10/s]".
+      def with_interval(number, pair, unit)
+        pair ? "#{value(number, unit)} [#{value(pair[0], unit)}, #{value(pair[1], unit)}]" : value(number, unit)
+      end
+
       def ratio(r) = r.nil? ? "n/a" : format("%.3fx", r)
 
       def ci(pair) = pair.nil? ? "n/a" : format("[%.3f, %.3f]", *pair)

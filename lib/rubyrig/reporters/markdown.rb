@@ -1,6 +1,7 @@
 # Renders a report as Markdown ready to paste into a Ruby bug report: environment, how to reproduce,
-# and one table per workload with medians, ratios with the intervals decided on, corrected p-values,
-# verdicts and what would decide the inconclusive ones.
+# one table per workload with medians, ratios with the intervals decided on, corrected p-values,
+# verdicts and what would decide the inconclusive ones, the other sections, and the numbers of the
+# HTML report's pictures as tables.
 require "shellwords"
 require "psych"
 
@@ -22,6 +23,7 @@ module Rubyrig
         out.concat(HttpSection.new(@report.http).markdown)
         @report.sweeps.each { |table| out.concat(scaling_table(table)) }
         out.concat(yjit_memory(@report.yjit_memory)) unless @report.yjit_memory.empty?
+        FigureTables.new(@report).all.each { |t| out.concat(figure_table(t)) }
         @report.profiles.each { |group| out.concat(profiles(group)) }
         out.concat(traces)
         unless @report.warnings.empty?
@@ -124,6 +126,12 @@ module Rubyrig
         end
         lines << ""
         lines
+      end
+
+      def figure_table(table)
+        align = table.header.each_index.map { |i| table.numeric.include?(i) ? "--:" : "---" }
+        ["**#{table.title}**", "", "| #{table.header.join(" | ")} |", "|#{align.join("|")}|"] +
+          table.rows.map { |row| "| #{row.map { |v| v.gsub("|", "\\|") }.join(" | ")} |" } + [""]
       end
 
       def profiles(group)

@@ -1,107 +1,132 @@
-# Small inline-SVG charts for the HTML report, with no scripts or outside files: a strip chart of
-# per-batch values, a forest plot of ratios with their confidence intervals, and a line chart for sweeps.
+# Drawing primitives for the HTML report's inline SVG, with no scripts or outside files: the page's
+# styles for runtimes and verdicts (a colour and a shape each, so that they read in grey print too),
+# markers, axes placed from an Analysis::Axis, and text that is escaped and kept inside its box.
 require "cgi"
 
 module Rubyrig
   module Reporters
     module Svg
-      PALETTE = %w[#4c78a8 #f58518 #54a24b #e45756 #72b7b2 #b279a2 #ff9da6 #9d755d #bab0ac #eeca3b].freeze
-      WIDTH = 640
+      FONT_SIZE = 12
+      # A generous advance of one 12 px sans-serif character: labels are placed so that even this
+      # width stays inside the picture (the browser test measures the real boxes).
+      CHAR_W = 8.0
+      # Okabe and Ito's colours, told apart with colour-blindness; shapes and dashes tell them apart
+      # without colour.
+      COLORS = %w[#0072B2 #E69F00 #009E73 #CC79A7 #56B4E9 #D55E00 #000000 #999999].freeze
+      SHAPES = %i[circle square triangle diamond triangle_down cross].freeze
+      DASHES = [nil, "7 4", "2 3", "9 3 2 3"].freeze
+
+      Style = Struct.new(:color, :shape, :filled, :glyph, :line, keyword_init: true)
+
+      v = Analysis::Verdict
+      VERDICTS = {
+        v::FASTER => Style.new(color: "#1b7837", shape: :triangle, filled: true, glyph: "▲", line: nil),
+        v::SLOWER => Style.new(color: "#b2182b", shape: :triangle_down, filled: true, glyph: "▼", line: nil),
+        v::HIGHER => Style.new(color: "#b35806", shape: :square, filled: true, glyph: "■", line: nil),
+        v::LOWER => Style.new(color: "#2166ac", shape: :diamond, filled: true, glyph: "◆", line: nil),
+        v::EQUIVALENT => Style.new(color: "#1f4e79", shape: :circle, filled: false, glyph: "○", line: nil),
+        v::INCONCLUSIVE => Style.new(color: "#666666", shape: :square, filled: false, glyph: "□", line: "4 3"),
+        v::NOT_COMPARED => Style.new(color: "#888888", shape: :cross, filled: false, glyph: "×", line: "1 3")
+      }.freeze
 
       module_function
 
       def esc(text) = CGI.escapeHTML(text.to_s)
 
-      # rows: [[label, [values...], median], ...]; one horizontal lane per row, a dot per batch, a tick at the median.
-      def strip(rows, unit:)
-        values = rows.flat_map { |row| row[1] }
-        return "" if values.empty?
-        lo, hi = padded_range(values)
-        left = 190
-        lane = 28
-        height = rows.size * lane + 34
-        x = ->(v) { left + (v - lo) / (hi - lo) * (WIDTH - left - 20) }
-        parts = rows.each_with_index.flat_map do |(label, list, median), i|
-          y = 14 + i * lane + lane / 2
-          color = PALETTE[i % PALETTE.size]
-          dots = list.map { |v| %(<circle cx="#{x.call(v).round(1)}" cy="#{y}" r="4" fill="#{color}" fill-opacity="0.7"><title>#{esc(Format.value(v, unit))}</title></circle>) }
-          [%(<text x="#{left - 8}" y="#{y + 4}" text-anchor="end">#{esc(label[0, 28])}</text>),
-            %(<line x1="#{left}" x2="#{WIDTH - 20}" y1="#{y}" y2="#{y}" stroke="#eee"/>),
-            *dots,
-            (median ? %(<line x1="#{x.call(median).round(1)}" x2="#{x.call(median).round(1)}" y1="#{y - 9}" y2="#{y + 9}" stroke="#222" stroke-width="2"/>) : "")]
+      def verdict_style(word) = VERDICTS.fetch(word) { VERDICTS.fetch(Analysis::Verdict::NOT_COMPARED) }
+
+      # The i-th runtime's colour, shape and dash.
+      def runtime_style(index)
+        Style.new(color: COLORS[index % COLORS.size], shape: SHAPES[index % SHAPES.size], filled: true,
+          line: DASHES[index % DASHES.size]).freeze
+      end
+
+      # A whole picture: role img, its title for screen readers, fixed size, and the parts.
+      def svg(width, height, parts, title:, css: nil)
+        %(<svg xmlns="http://www.w3.org/2000/svg" class="#{css}" role="img" width="#{width}" height="#{height}" ) +
+          %(viewBox="0 0 #{width} #{height}" font-size="#{FONT_SIZE}" font-family="system-ui, sans-serif">) +
+          %(<title>#{esc(title)}</title>#{parts.join}</svg>)
+      end
+
+      def text_width(text) = text.to_s.length * CHAR_W
+
+      # Text centred on x, shifted just enough to stay inside 0..width.
+      def text_centered(x, y, string, width:, css: "tick", fill: "#555")
+        half = text_width(string) / 2
+        x = x.clamp(half + 2, width - half - 2)
+        %(<text class="#{css}" x="#{r(x)}" y="#{r(y)}" text-anchor="middle" fill="#{fill}">#{esc(string)}</text>)
+      end
+
+      def r(number) = number.round(1)
+
+      # One data mark; title: its numbers as a tooltip.
+      def marker(shape, x, y, size:, color:, filled: true, title: nil, css: "mark")
+        fill = filled ? color : "#fff"
+        paint = %(fill="#{fill}" stroke="#{color}" stroke-width="#{filled ? 1 : 2}")
+        tip = title ? "<title>#{esc(title)}</title>" : ""
+        s = size
+        shape_xml = case shape
+        when :square then %(<rect x="#{r(x - s * 0.85)}" y="#{r(y - s * 0.85)}" width="#{r(s * 1.7)}" height="#{r(s * 1.7)}" #{paint}>)
+        when :triangle then %(<polygon points="#{pts([[x, y - s * 1.1], [x + s, y + s * 0.75], [x - s, y + s * 0.75]])}" #{paint}>)
+        when :triangle_down then %(<polygon points="#{pts([[x, y + s * 1.1], [x + s, y - s * 0.75], [x - s, y - s * 0.75]])}" #{paint}>)
+        when :diamond then %(<polygon points="#{pts([[x, y - s * 1.2], [x + s * 1.2, y], [x, y + s * 1.2], [x - s * 1.2, y]])}" #{paint}>)
+        when :cross then %(<path d="M#{r(x - s)},#{r(y - s)}L#{r(x + s)},#{r(y + s)}M#{r(x - s)},#{r(y + s)}L#{r(x + s)},#{r(y - s)}" stroke="#{color}" stroke-width="2.5" fill="none">)
+        else %(<circle cx="#{r(x)}" cy="#{r(y)}" r="#{r(s)}" #{paint}>)
         end
-        axis = axis_labels(lo, hi, left, height - 6, x, unit)
-        svg(height, parts + axis)
+        tag = shape_xml[/\A<(\w+)/, 1]
+        shape_xml.sub(/\A<(\w+) /, %(<\\1 class="#{css}" )) + "#{tip}</#{tag}>"
       end
 
-      # rows: [[label, ratio, [lo, hi], verdict], ...] drawn on a log scale around 1.0.
-      def forest(rows)
-        rows = rows.reject { |r| r[1].nil? }
-        return "" if rows.empty?
-        points = rows.flat_map { |r| [r[1], *(r[2] || [])] }.select(&:positive?)
-        lo = [points.min, 1.0].min * 0.97
-        hi = [points.max, 1.0].max * 1.03
-        left = 300
-        lane = 26
-        height = rows.size * lane + 50
-        x = ->(v) { left + (Math.log(v) - Math.log(lo)) / (Math.log(hi) - Math.log(lo)) * (WIDTH - left - 20) }
-        parts = [%(<line x1="#{x.call(1.0).round(1)}" x2="#{x.call(1.0).round(1)}" y1="18" y2="#{height - 22}" stroke="#999" stroke-dasharray="4 3"/>),
-          %(<text x="#{x.call(1.0).round(1)}" y="12" text-anchor="middle" fill="#666">baseline</text>)]
-        rows.each_with_index do |(label, ratio, ci, verdict), i|
-          y = 26 + i * lane + lane / 2
-          color = {"faster" => "#2a9d45", "slower" => "#d1495b", "higher" => "#d08c00", "lower" => "#2a9d45"}.fetch(verdict, "#777")
-          parts << %(<text x="#{left - 8}" y="#{y + 4}" text-anchor="end">#{esc(label[0, 48])}</text>)
-          parts << %(<line x1="#{x.call(ci[0]).round(1)}" x2="#{x.call(ci[1]).round(1)}" y1="#{y}" y2="#{y}" stroke="#{color}" stroke-width="2"/>) if ci
-          parts << %(<circle cx="#{x.call(ratio).round(1)}" cy="#{y}" r="5" fill="#{color}"><title>#{esc(format("%.3fx %s", ratio, verdict))}</title></circle>)
+      def pts(list) = list.map { |x, y| "#{r(x)},#{r(y)}" }.join(" ")
+
+      # Where value lies between the pixels from and to along the axis.
+      def place(axis, value, from, to) = from + axis.fraction(value) * (to - from)
+
+      # A horizontal axis at y between the pixels left and right: ticks, labels and light grid lines up
+      # to grid_top. The group carries the axis's range for tests and tools.
+      def x_axis(axis, left:, right:, y:, width:, grid_top: nil, labels: true)
+        every = label_step(axis, left, right)
+        parts = axis.ticks.each_with_index.flat_map do |t, i|
+          x = place(axis, t, left, right)
+          [(grid_top ? %(<line x1="#{r(x)}" x2="#{r(x)}" y1="#{r(grid_top)}" y2="#{r(y)}" stroke="#e4e4e4"/>) : ""),
+            %(<line x1="#{r(x)}" x2="#{r(x)}" y1="#{r(y)}" y2="#{r(y + 4)}" stroke="#888"/>),
+            ((labels && (i % every).zero?) ? text_centered(x, y + 17, Format.tick(t, axis.unit), width: width) : "")]
         end
-        parts << %(<text x="#{x.call(1.0).round(1)}" y="#{height - 6}" text-anchor="middle">1.00x</text>) if x.call(1.0) - left > 40 && WIDTH - 20 - x.call(1.0) > 40
-        parts << %(<text x="#{left}" y="#{height - 6}">#{format("%.2fx", lo)}</text>)
-        parts << %(<text x="#{WIDTH - 20}" y="#{height - 6}" text-anchor="end">#{format("%.2fx", hi)}</text>)
-        svg(height, parts)
+        axis_group("x", axis, [%(<line x1="#{r(left)}" x2="#{r(right)}" y1="#{r(y)}" y2="#{r(y)}" stroke="#888"/>), *parts])
       end
 
-      # series: {label => [[x, y], ...]}; x are the swept values in order, drawn evenly spaced.
-      def lines(series, xs:, unit:)
-        ys = series.values.flatten(1).map(&:last).compact
-        return "" if ys.empty?
-        lo, hi = padded_range(ys + [0.0])
-        left = 70
-        height = 220
-        step = (WIDTH - left - 150) / [xs.size - 1, 1].max.to_f
-        px = ->(v) { left + xs.index(v) * step }
-        py = ->(v) { 12 + (hi - v) / (hi - lo) * (height - 44) }
-        parts = xs.map { |v| %(<text x="#{px.call(v).round(1)}" y="#{height - 8}" text-anchor="middle">#{esc(v)}</text>) }
-        parts << %(<text x="8" y="#{py.call(hi).round(1) + 4}">#{esc(Format.value(hi, unit))}</text>)
-        parts << %(<text x="8" y="#{py.call(lo).round(1)}">#{esc(Format.value(lo, unit))}</text>)
-        series.each_with_index do |(label, pts), i|
-          color = PALETTE[i % PALETTE.size]
-          pts = pts.reject { |pt| pt[1].nil? }
-          coords = pts.map { |vx, vy| "#{px.call(vx).round(1)},#{py.call(vy).round(1)}" }
-          parts << %(<polyline points="#{coords.join(" ")}" fill="none" stroke="#{color}" stroke-width="2"/>)
-          pts.each { |vx, vy| parts << %(<circle cx="#{px.call(vx).round(1)}" cy="#{py.call(vy).round(1)}" r="3.5" fill="#{color}"><title>#{esc(Format.value(vy, unit))}</title></circle>) }
-          parts << %(<text x="#{WIDTH - 140}" y="#{20 + i * 16}" fill="#{color}">#{esc(label[0, 22])}</text>)
+      # Label every n-th tick when the labels would otherwise touch.
+      def label_step(axis, left, right)
+        return 1 if axis.ticks.size < 2
+        widest = axis.ticks.map { |t| text_width(Format.tick(t, axis.unit)) }.max
+        closest = axis.ticks.each_cons(2).map { |a, b| (place(axis, b, left, right) - place(axis, a, left, right)).abs }.min
+        (closest.positive? && closest < widest + 6) ? ((widest + 6) / closest).ceil : 1
+      end
+
+      # A vertical axis at x between the pixels bottom and top, labels right-aligned left of it, light
+      # grid lines to grid_right.
+      def y_axis(axis, x:, top:, bottom:, grid_right: nil)
+        parts = axis.ticks.flat_map do |t|
+          y = place(axis, t, bottom, top)
+          [(grid_right ? %(<line x1="#{r(x)}" x2="#{r(grid_right)}" y1="#{r(y)}" y2="#{r(y)}" stroke="#e4e4e4"/>) : ""),
+            %(<text class="tick" x="#{r(x - 6)}" y="#{r(y + 4)}" text-anchor="end" fill="#555">#{esc(Format.tick(t, axis.unit))}</text>)]
         end
-        svg(height, parts)
+        axis_group("y", axis, [%(<line x1="#{r(x)}" x2="#{r(x)}" y1="#{r(top)}" y2="#{r(bottom)}" stroke="#888"/>), *parts])
       end
 
-      def padded_range(values)
-        lo = values.min.to_f
-        hi = values.max.to_f
-        pad = (hi - lo).abs * 0.08
-        pad = [hi.abs * 0.05, 1e-9].max if pad.zero?
-        [lo - pad, hi + pad]
+      # Room a y axis needs on its left for its longest tick label.
+      def y_axis_room(axis) = (axis.ticks.map { |t| text_width(Format.tick(t, axis.unit)) }.max || 0) + 14
+
+      def axis_group(dimension, axis, parts)
+        %(<g class="axis axis-#{dimension}" data-min="#{axis.min}" data-max="#{axis.max}" data-log="#{axis.log}">#{parts.join}</g>)
       end
 
-      def axis_labels(lo, hi, left, y, x, unit)
-        [lo, (lo + hi) / 2, hi].map.with_index do |v, i|
-          anchor = %w[start middle end][i]
-          xpos = (i == 0) ? left : x.call(v).round(1)
-          %(<text x="#{xpos}" y="#{y}" text-anchor="#{anchor}" fill="#666">#{esc(Format.value(v, unit))}</text>)
-        end
-      end
-
-      def svg(height, parts)
-        %(<svg xmlns="http://www.w3.org/2000/svg" width="#{WIDTH}" height="#{height}" viewBox="0 0 #{WIDTH} #{height}" font-size="12" font-family="system-ui, sans-serif">#{parts.join}</svg>)
+      # A small legend swatch (HTML inline SVG): a line in the style's dash with its marker.
+      def swatch(style, line: true)
+        dash = style.line ? %( stroke-dasharray="#{style.line}") : ""
+        stroke = line ? %(<line x1="1" x2="27" y1="8" y2="8" stroke="#{style.color}" stroke-width="2"#{dash}/>) : ""
+        %(<svg class="swatch" width="28" height="16" viewBox="0 0 28 16" aria-hidden="true">#{stroke}) +
+          "#{marker(style.shape, 14, 8, size: 4.5, color: style.color, filled: style.filled != false, css: "swatch-mark")}</svg>"
       end
     end
   end

@@ -1,12 +1,14 @@
 # Renders a report for people at a terminal, in hyperfine's spirit: per workload and parameters, the
-# primary metric and memory for each runtime, the ratio to the baseline with the interval decided on, the corrected
-# p-value and the verdict; then warnings. Colour only when asked for (never when piped or NO_COLOR).
+# primary metric and memory for each runtime, the ratio to the baseline with the interval decided on, the
+# corrected p-value, the verdict and what would decide an inconclusive one; then the other sections, the numbers of the HTML report's pictures as
+# tables, and warnings. Colour only when asked for (never when piped or NO_COLOR).
 module Rubyrig
   module Reporters
     class Terminal
-      COLORS = {green: 32, red: 31, yellow: 33, dim: 2, bold: 1}.freeze
-      VERDICT_COLORS = {"faster" => :green, "slower" => :red, "lower" => :green, "higher" => :yellow,
-                        "equivalent" => :bold, "inconclusive" => :dim, "not compared" => :dim}.freeze
+      COLORS = {green: 32, red: 31, yellow: 33, blue: 34, dim: 2, bold: 1}.freeze
+      v = Analysis::Verdict
+      # Any other word (inconclusive, not compared) is dim.
+      VERDICT_COLORS = {v::FASTER => :green, v::SLOWER => :red, v::LOWER => :green, v::HIGHER => :yellow, v::EQUIVALENT => :blue}.freeze
 
       def initialize(report, color: false)
         @report = report
@@ -22,6 +24,7 @@ module Rubyrig
         lines.concat(HttpSection.new(@report.http).terminal { |text, color| paint(text, color) })
         @report.sweeps.each { |table| lines.concat(scaling_table(table)) << "" }
         lines.concat(yjit_memory(@report.yjit_memory)) << "" unless @report.yjit_memory.empty?
+        FigureTables.new(@report).all.each { |t| lines.concat(figure_table(t)) << "" }
         @report.profiles.each { |group| lines.concat(profiles(group)) << "" }
         traces = trace_files
         lines.concat(traces) << "" unless traces.empty?
@@ -99,6 +102,10 @@ module Rubyrig
             Format.bytes(r.code_region_bytes), Format.bytes(r.yjit_alloc_bytes)]
         end
         [paint("YJIT memory against speed", :bold)] + align([header] + body).map { |line| "    #{line}".rstrip }
+      end
+
+      def figure_table(table)
+        [paint(table.title, :bold)] + align([table.header] + table.rows).map { |line| "    #{line}".rstrip }
       end
 
       def profiles(group)

@@ -48,8 +48,14 @@ module Rubyrig
 
       def all_ready? = ready_times.size >= @processes
 
+      # Monotonic time of the first spawn.
+      def started_at = @runs.map { |r| r.child.started_at }.min
+
+      # Monotonic time at which the last worker was ready.
+      def ready_at = ready_times.max
+
       # From the first spawn to the moment the last worker was ready.
-      def boot_s = ready_times.max - @runs.map { |r| r.child.started_at }.min
+      def boot_s = ready_at - started_at
 
       # Opens the gate and returns the monotonic time just before it opened.
       def open_gate

@@ -13,6 +13,9 @@ class CsvReporterTest < Minitest::Test
     assert_in_delta 1.2, fast["ratio"].to_f, 0.005
     base = rows.find { |r| r["runtime"] == "base" && r["metric"] == "iterations_per_s" }
     assert_equal "baseline", base["verdict"]
-    assert_equal 4, rows.size
+    assert_equal 4, rows.count { |r| r["section"] == "cell" }
+    memory = rows.select { |r| r["section"] == "memory_speed" }
+    assert_equal [%w[base peak_rss_bytes], %w[base iterations_per_s], %w[fast peak_rss_bytes], %w[fast iterations_per_s]],
+      memory.map { |r| [r["runtime"], r["metric"]] }, "the numbers of the memory-against-speed picture"
   end
 end

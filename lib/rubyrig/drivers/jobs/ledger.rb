@@ -1,7 +1,7 @@
 # Reads the job records the workers append (one tab-separated line per finished job: jid, enqueued at,
 # started, finished, status; times in integer nanoseconds of the system-wide monotonic clock) while
 # they run, and turns them into the drain window, throughput, run-time and queue-wait distributions,
-# and the counts that reveal lost or duplicated jobs.
+# the jobs finished over time, and the counts that reveal lost or duplicated jobs.
 require "set"
 
 module Rubyrig
@@ -22,6 +22,7 @@ module Rubyrig
           @malformed = 0
           @run_s = []
           @wait_s = []
+          @finished = []
           @first_started_at = nil
           @last_finished_at = nil
         end
@@ -51,6 +52,16 @@ module Rubyrig
           m.merge!(Jobs.percentile_metrics("job_run", @run_s))
           m.merge!(Jobs.percentile_metrics("queue_wait", @wait_s))
           m
+        end
+
+        # Jobs finished in each of `buckets` equal slices of time from `since` (monotonic seconds, the
+        # gate) to the last finish: {"bucket_s" => width, "completed" => [count, ...]}.
+        def completions(since, buckets:)
+          return nil unless @last_finished_at && @last_finished_at > since
+          width = (@last_finished_at - since) / buckets
+          counts = Array.new(buckets, 0)
+          @finished.each { |at| counts[((at - since) / width).floor.clamp(0, buckets - 1)] += 1 }
+          {"bucket_s" => width, "completed" => counts}
         end
 
         private
@@ -85,6 +96,7 @@ module Rubyrig
           @first_started_at = started if @first_started_at.nil? || started < @first_started_at
           @last_finished_at = finished if @last_finished_at.nil? || finished > @last_finished_at
           @run_s << finished - started
+          @finished << finished
           enqueued_at = seconds(enqueued)
           @wait_s << started - enqueued_at if enqueued_at
         end

@@ -52,6 +52,14 @@ class LedgerTest < Minitest::Test
     assert_equal 1, ledger.metrics["error_count"]
   end
 
+  def test_completions_count_the_jobs_finished_in_each_slice_since_the_gate
+    append("jobs-1.tsv", line("a", 1.0, 10.0, 10.5) + line("b", 1.0, 10.2, 11.0) + line("c", 1.0, 10.1, 14.0))
+    timeline = Ledger.new(@dir).read.completions(10.0, buckets: 4)
+    assert_in_delta 1.0, timeline["bucket_s"], 1e-9
+    assert_equal [1, 1, 0, 1], timeline["completed"], "the last finish falls in the last slice"
+    assert_nil Ledger.new(tmpdir).read.completions(10.0, buckets: 4), "no jobs, no timeline"
+  end
+
   def test_no_records_give_no_rates
     m = Ledger.new(@dir).read.metrics
     assert_equal 0, m["processed_count"]
