@@ -52,9 +52,13 @@ module Rubyrig
         pair ? "#{value(number, unit)} [#{value(pair[0], unit)}, #{value(pair[1], unit)}]" : value(number, unit)
       end
 
-      def ratio(r) = r.nil? ? "n/a" : format("%.3fx", r)
+      def ratio(r) = r.nil? ? "n/a" : "#{ratio_number(r)}x"
 
-      def ci(pair) = pair.nil? ? "n/a" : format("[%.3f, %.3f]", *pair)
+      def ci(pair) = pair.nil? ? "n/a" : "[#{ratio_number(pair[0])}, #{ratio_number(pair[1])}]"
+
+      # Three decimals for everyday ratios; three significant digits for the extreme ends of an interval
+      # that very few batches leave wide ("0.000119", "4.23e+04").
+      def ratio_number(r) = (r.abs >= 0.01 && r.abs < 1000) ? format("%.3f", r) : format("%.3g", r)
 
       def percent(fraction) = fraction.nil? ? "n/a" : format("%.1f%%", fraction * 100)
 

@@ -15,7 +15,7 @@ module Rubyrig
         table { border-collapse: collapse; margin: .6rem 0 1rem; }
         th, td { padding: .25rem .6rem; border-bottom: 1px solid #eee; text-align: left; vertical-align: middle; }
         th { font-weight: 600; } td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-        td.label { overflow-wrap: anywhere; min-width: 9rem; max-width: 22rem; } td.frame { min-width: 12rem; max-width: 18rem; font-size: 90%; }
+        td.label { overflow-wrap: anywhere; min-width: 9rem; max-width: 22rem; } td.verdict-cell { min-width: 7rem; max-width: 16rem; overflow-wrap: anywhere; } td.frame { min-width: 12rem; max-width: 18rem; font-size: 90%; }
         td.lane, th.lane { padding: 0 .3rem; } td.lane svg, th.lane svg { max-width: none; } table.lanes td { border-bottom: 1px solid #f2f2f2; }
         .ci { display: block; color: #666; font-size: 85%; }
         .muted { color: #666; } code { font-size: 90%; overflow-wrap: anywhere; }
@@ -187,7 +187,7 @@ module Rubyrig
           "<th>p50</th><th>p99</th><th>p99.9</th><th>errors</th><th>boot</th><th>server CPU</th><th>load CPU</th></tr>#{cells.join}</table>"
         unless derived.connection_modes.empty?
           rows = derived.connection_modes.map do |c|
-            result = c.reason ? "<td>n/a</td><td></td><td>#{Html.verdict_html(c.verdict)} #{esc(c.reason)}</td>" :
+            result = c.reason ? "<td>n/a</td><td></td><td class=\"verdict-cell\">#{Html.verdict_html(c.verdict)} #{esc(c.reason)}</td>" :
               "<td class=\"num\">#{Format.ratio(c.ratio)} #{Format.ci(c.ci)}</td><td class=\"num\">#{Format.p_value(c.p_adjusted)}</td><td>#{Html.verdict_html(c.verdict)}</td>"
             "<tr><td class=\"label\"><code>#{esc(c.runtime)}</code></td><td>#{esc(c.workload)}</td><td>#{esc(Format.params(c.params))}</td><td>#{esc(c.mode)}</td>#{result}</tr>"
           end

@@ -21,9 +21,19 @@ module Rubyrig
           <<~HTML
             <figure class="chart" data-figure="verdicts" data-metric="#{Svg.esc(plot.metric)}">
             <figcaption><strong>#{Svg.esc(plot.label)}</strong> (#{direction}): each runtime's ratio to the baseline <code>#{Svg.esc(plot.baseline)}</code> with the interval decided on#{" (#{plot.confidences.map { |c| Format.level(c) }.join(", ")})" unless plot.confidences.empty?}, log scale; the shaded band is equivalence (±#{band}).</figcaption>
-            <table class="lanes"><thead><tr><th>runtime</th><th>workload and parameters</th><th class="lane">#{head}</th><th>ratio [95% CI]</th><th>p (Holm)</th><th>verdict</th></tr></thead>
-            <tbody>#{rows.join}</tbody></table></figure>
+            <table class="lanes"><thead><tr><th>runtime</th><th>workload and parameters</th><th class="lane">#{head}</th><th>ratio [interval]</th><th>p (corrected)</th><th>verdict</th></tr></thead>
+            <tbody>#{rows.join}</tbody></table>#{reasons(plot)}</figure>
           HTML
+        end
+
+        # The reasons of the rows marked *: what would decide an inconclusive one, why one is equivalent
+        # or was not compared; below the table, where long text wraps.
+        def reasons(plot)
+          items = plot.rows.select(&:reason).map do |row|
+            where = [row.runtime, row.workload, Format.params(row.params)].reject(&:empty?).join(" · ")
+            %(<li><code>#{Svg.esc(where)}</code>: #{Html.verdict_html(row.verdict, glyph: false)}: #{Svg.esc(row.reason)}</li>)
+          end
+          items.empty? ? "" : %(<ul class="reasons">#{items.join}</ul>)
         end
 
         def row_html(plot, row)
@@ -31,11 +41,11 @@ module Rubyrig
           style = Svg.verdict_style(row.verdict)
           numbers = row.ratio ? "#{Format.ratio(row.ratio)} #{Format.ci(row.ci)}" : "n/a"
           verdict = Html.verdict_html(row.verdict)
-          verdict += %(<br><span class="muted">#{Svg.esc(row.reason)}</span>) if row.reason
+          verdict += "*" if row.reason
           tip = "#{row.runtime} · #{where}: #{numbers}, p=#{Format.p_value(row.p_adjusted)}, #{row.verdict} (n=#{row.n}/#{row.baseline_n})"
           %(<tr class="forest-row" data-verdict="#{Svg.esc(row.verdict)}"><td class="label"><code>#{Svg.esc(row.runtime)}</code></td>) +
             %(<td class="label where">#{Svg.esc(where)}</td><td class="lane">#{lane(plot, row, style, tip)}</td>) +
-            %(<td class="num">#{numbers}</td><td class="num">#{Format.p_value(row.p_adjusted)}</td><td>#{verdict}</td></tr>)
+            %(<td class="num">#{row.ratio ? "#{Format.ratio(row.ratio)}<br>#{Format.ci(row.ci)}" : "n/a"}</td><td class="num">#{Format.p_value(row.p_adjusted)}</td><td>#{verdict}</td></tr>)
         end
 
         def lane(plot, row, style, tip)
