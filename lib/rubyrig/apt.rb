@@ -1,7 +1,12 @@
-# Installs Debian packages rubyrig needs: checks with dpkg-query, installs with apt-get when running as
-# root, and otherwise says exactly which command to run.
+# Installs Debian packages rubyrig needs: checks what dpkg has installed (a package counts when it or
+# something providing it is installed), installs the rest with apt-get when running as root, and
+# otherwise says exactly which command to run.
+require "set"
+
 module Rubyrig
   class Apt
+    STATUS_FORMAT = "${db:Status-Abbrev}\t${Package}\t${Provides}\n"
+
     def initialize(io:, uid: Process.uid, env: ENV.to_h)
       @io = io
       @uid = uid
@@ -12,11 +17,7 @@ module Rubyrig
       packages.reject { |pkg| installed?(pkg) }
     end
 
-    def installed?(package)
-      return false unless Which.find("dpkg-query", path: @env.fetch("PATH", ""))
-      out, _err, exit = Child.capture(["dpkg-query", "-W", "-f", "${Status}", package], timeout_s: 30)
-      exit.success? && out.include?("install ok installed")
-    end
+    def installed?(package) = installed_names.include?(package)
 
     # Makes sure every package is installed; why: a short reason shown to the user.
     def ensure!(packages, why:)
@@ -28,9 +29,27 @@ module Rubyrig
       end
       @io.puts("Installing #{needed.join(", ")} (#{why})...")
       install(command)
+      @installed_names = nil
     end
 
     private
+
+    # Names of installed packages and of the virtual packages they provide, from one dpkg-query call.
+    def installed_names
+      @installed_names ||= begin
+        out = ""
+        if Which.find("dpkg-query", path: @env.fetch("PATH", ""))
+          out, _err, exit = Child.capture(["dpkg-query", "-W", "-f", STATUS_FORMAT], timeout_s: 60)
+          out = "" unless exit.success?
+        end
+        out.each_line.each_with_object(Set.new) do |line, names|
+          status, package, provides = line.chomp.split("\t", 3)
+          next unless status.to_s.start_with?("ii")
+          names << package.sub(/:.*/, "")
+          provides.to_s.split(",").each { |p| names << p.strip.sub(/\s.*/, "") }
+        end
+      end
+    end
 
     def install(command)
       env = {"DEBIAN_FRONTEND" => "noninteractive"}

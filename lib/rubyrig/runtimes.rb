@@ -7,6 +7,7 @@ module Rubyrig
     autoload :BuildProgress, "rubyrig/runtimes/build_progress"
     autoload :Builder, "rubyrig/runtimes/builder"
     autoload :Catalog, "rubyrig/runtimes/catalog"
+    autoload :DebianControl, "rubyrig/runtimes/debian_control"
     autoload :DebianSource, "rubyrig/runtimes/debian_source"
     autoload :Diagnostics, "rubyrig/runtimes/diagnostics"
     autoload :Discovery, "rubyrig/runtimes/discovery"

@@ -21,7 +21,7 @@ class DebianSourceTest < Minitest::Test
   end
 
   def test_as_root_it_adds_the_deb_src_entry_updates_apt_and_unpacks_the_patched_source
-    skip "needs root" unless Process.euid.zero?
+    needs(Process.euid.zero?, "needs root")
     dir, options = apt_state
     debian = source(dir, options, root: true)
     unpacked = debian.unpack(File.join(dir, "src"))
@@ -47,5 +47,22 @@ class DebianSourceTest < Minitest::Test
     assert_match(/rubyrig-trixie-src\.sources/, error.message)
     refute_includes error.message, "\n"
     refute File.exist?(File.join(dir, "sources.list.d", "rubyrig-trixie-src.sources"))
+  end
+
+  # The cached .dsc is the one `rubyrig build 3.3.8` used (bin/setup-rubies builds it): what a build
+  # installs comes from it, and apt can install all of it on this bookworm machine.
+  def test_a_build_installs_what_the_cached_source_package_declares
+    dsc = Dir.glob(File.join(cache_dir, "sources", "ruby3.3_*.dsc")).max
+    needs(dsc, "no ruby3.3 .dsc in #{cache_dir}/sources; run bin/setup-rubies")
+    text = File.read(dsc)
+    declared = Rubyrig::Runtimes::DebianControl.field(text, "Build-Depends")
+    packages = Rubyrig::Runtimes::DebianSource.declared_dependencies(text, arch: "amd64", installed: ->(_) { false })
+    assert_equal "build-essential", packages.first, "Debian policy's implicit build dependency comes first"
+    packages.drop(1).each { |name| assert_match(/(\A|[ ,|])#{Regexp.escape(name)}([ :(\[<,]|\z)/, declared, "#{name} is not declared in #{dsc}") }
+    %w[bison libssl-dev libyaml-dev zlib1g-dev libffi-dev].each { |name| assert_includes packages, name }
+    declared_names = declared.split(",").map { |r| r.strip[/\A[a-z0-9.+-]+/] }
+    assert_operator packages.size - 1, :<, declared_names.size, "nocheck and cross entries are left out"
+    _out, err, exit = Rubyrig::Child.capture(["apt-get", "-s", "-q", "install", *packages], timeout_s: 120)
+    assert exit.success?, "apt cannot install the declared build dependencies here: #{err}"
   end
 end

@@ -14,7 +14,7 @@ class JemallocTest < Minitest::Test
   end
 
   def test_the_probe_confirms_jemalloc
-    skip "libjemalloc is not installed" unless Rubyrig::Runtimes::Jemalloc.new.path
+    needs(Rubyrig::Runtimes::Jemalloc.new.path, "libjemalloc is not installed")
     status, _, err, trials = compare
     assert_equal 0, status, err
     jemalloc = trials.find { |t| t["runtime"] == "system+jemalloc" }

@@ -14,8 +14,8 @@ class JobsPostgresTest < Minitest::Test
 
   def setup
     super
-    skip "PostgreSQL server binaries are not installed" unless BIN && File.executable?(File.join(BIN, "initdb"))
-    skip "needs root and a postgres user to start a throwaway cluster" unless Process.uid.zero? && user
+    needs(BIN && File.executable?(File.join(BIN, "initdb")), "PostgreSQL server binaries are not installed")
+    needs(Process.uid.zero? && user, "needs root and a postgres user to start a throwaway cluster")
   end
 
   def user

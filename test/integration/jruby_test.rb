@@ -7,7 +7,7 @@ class JrubyTest < Minitest::Test
 
   def setup
     super
-    skip "no jruby on PATH: install Debian's jruby package" unless Rubyrig::Which.find("jruby")
+    needs(Rubyrig::Which.find("jruby"), "no jruby on PATH: install Debian's jruby package")
   end
 
   def trials(dir) = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }

@@ -41,7 +41,8 @@ module Rubyrig
 
       def build(request)
         progress = Rubyrig::Runtimes::BuildProgress.new(io: err, tty: @settings.tty)
-        builder = Rubyrig::Runtimes::Builder.new(cache_dir: @settings.cache_dir, env: @settings.env, progress: progress)
+        builder = Rubyrig::Runtimes::Builder.new(cache_dir: @settings.cache_dir, env: @settings.env, progress: progress,
+          packages: Apt.new(io: err, env: @settings.env))
         result = builder.build(request)
         if result.cached
           out.puts("#{result.name} is already built: #{result.description}")

@@ -1,5 +1,6 @@
 # `rubyrig demo`: the main job on embedded defaults. Installs what it needs (jemalloc as root, CRuby
-# 3.3.8 through `rubyrig build`), then compares the system Ruby with 3.3.8, with and without YJIT.
+# 3.3.8 through `rubyrig build`, which installs the build dependencies Debian's source package declares),
+# then compares the system Ruby with 3.3.8, with and without YJIT.
 module Rubyrig
   module Commands
     class Demo < Base
@@ -39,20 +40,10 @@ module Rubyrig
         catalog.resolve(SECOND_RUBY)
       rescue RuntimeSpecError # not built yet: build it now, then look again
         err.puts("CRuby #{SECOND_RUBY} is not installed; building it with `rubyrig build #{SECOND_RUBY}` (once, then cached)")
-        Apt.new(io: err, env: @settings.env).ensure!(build_packages, why: "building CRuby #{SECOND_RUBY}")
         status = Build.new([SECOND_RUBY], @settings).call
         raise BuildError, "building #{SECOND_RUBY} failed; run `rubyrig build #{SECOND_RUBY}` to see why, or `rubyrig demo --no-build`" unless status.zero?
         @catalog = nil
         catalog.resolve(SECOND_RUBY)
-      end
-
-      # What a build from Debian's source package needs, plus rustc for YJIT when none is installed.
-      def build_packages
-        deps = Rubyrig::Runtimes::BuildDeps.new(path: @settings.env.fetch("PATH", ""))
-        packages = deps.required(version: SECOND_RUBY, jemalloc: false, source_kind: "debian").map(&:package)
-        cargo = File.join(@settings.env.fetch("HOME", Dir.home), ".cargo", "bin")
-        packages << "rustc" unless Which.find("rustc", path: @settings.env.fetch("PATH", "")) || Which.find("rustc", path: cargo)
-        packages.uniq
       end
     end
   end

@@ -1,5 +1,7 @@
-# Checks that the programs and C headers a CRuby build needs are installed, and says which Debian
-# packages provide the missing ones, so that a build fails before it starts rather than an hour in.
+# Checks that the programs and C headers a CRuby build from a tarball or ruby-build needs are
+# installed, and says which Debian packages provide the missing ones, so that a build fails before it
+# starts rather than an hour in. (A build from Debian's source package installs what the package
+# declares instead: DebianSource#build_dependencies.)
 module Rubyrig
   module Runtimes
     class BuildDeps
@@ -17,7 +19,6 @@ module Rubyrig
       READLINE = Dependency.new(package: "libreadline-dev", header: "readline/readline.h", why: "readline before Ruby 3.3").freeze
       JEMALLOC = Dependency.new(package: "libjemalloc-dev", header: "jemalloc/jemalloc.h", why: "--jemalloc").freeze
       XZ = Dependency.new(package: "xz-utils", program: "xz", why: "unpacks .tar.xz sources").freeze
-      DPKG_SOURCE = Dependency.new(package: "dpkg-dev", program: "dpkg-source", why: "unpacks Debian's source package").freeze
       AUTOCONF = Dependency.new(package: "autoconf", program: "autoconf", why: "the source has no configure script").freeze
       BISON = Dependency.new(package: "bison", program: "bison", why: "the source has no generated parser").freeze
 
@@ -27,13 +28,12 @@ module Rubyrig
         @root = root
       end
 
-      # What a build of `version` from `source_kind` ("debian", "tarball", "ruby-build") needs.
-      def required(version:, jemalloc:, source_kind:, tarball: nil)
+      # What a build of `version` from a tarball (path given) or ruby-build needs.
+      def required(version:, jemalloc:, tarball: nil)
         deps = [COMPILER, MAKE, *LIBRARIES]
         deps << READLINE if Gem::Version.new(version.sub(/-.*/, "")) < Gem::Version.new("3.3")
         deps << JEMALLOC if jemalloc
-        deps << DPKG_SOURCE if source_kind == "debian"
-        deps << XZ if source_kind == "debian" || tarball.to_s.end_with?(".xz")
+        deps << XZ if tarball.to_s.end_with?(".xz")
         deps
       end
 

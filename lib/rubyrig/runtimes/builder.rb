@@ -34,14 +34,17 @@ module Rubyrig
 
       def self.default_name(version, jemalloc) = jemalloc ? "#{version}-jemalloc" : version
 
-      # debian_options: keyword arguments for DebianSource (tests give apt a private state).
-      def initialize(cache_dir:, env:, progress:, root: Process.euid.zero?, debian_options: {},
-        clock: -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) })
+      # packages: installs Debian packages (an Apt); debian_options: keyword arguments for DebianSource
+      # (tests give apt a private state); arch: the Debian architecture build dependencies are read for.
+      def initialize(cache_dir:, env:, progress:, packages:, root: Process.euid.zero?, debian_options: {},
+        arch: nil, clock: -> { Process.clock_gettime(Process::CLOCK_MONOTONIC) })
         @cache_dir = cache_dir
         @env = env
         @progress = progress
+        @packages = packages
         @root = root
         @debian_options = debian_options
+        @arch = arch
         @clock = clock
       end
 
@@ -108,22 +111,27 @@ module Rubyrig
         work = File.join(@cache_dir, "builds", request.name)
         FileUtils.rm_rf(work)
         log = BuildLog.new(path: File.join(work, "build.log"), progress: @progress, env: build_env)
-        rustc = find_rustc
-        args = configure_args(request, rustc)
         started = @clock.call
-        source = build_from_first_source(request, work, log, args)
+        source, args, rustc = build_from_first_source(request, work, log)
         result = verify_and_mark(request, source, args, rustc, log, @clock.call - started)
         Dir.children(work).each { |f| FileUtils.rm_rf(File.join(work, f)) unless f == File.basename(log.path) }
         result
       end
 
       # Tries the sources in order; ruby-build that cannot download hands over to Debian's package.
-      def build_from_first_source(request, work, log, args)
+      # Returns the source used, the configure arguments and the rustc found (they depend on what the
+      # source's dependencies installed).
+      def build_from_first_source(request, work, log)
         sources = candidate_sources(request, log)
         sources.each_with_index do |source, index|
-          deps = BuildDeps.new(path: build_env["PATH"], root: @root)
-          deps.check!(deps.required(version: request.version, jemalloc: request.jemalloc, source_kind: source.kind,
-            tarball: request.source))
+          if source.is_a?(DebianSource)
+            install_declared_dependencies(source, request)
+          else
+            deps = BuildDeps.new(path: build_env["PATH"], root: @root)
+            deps.check!(deps.required(version: request.version, jemalloc: request.jemalloc, tarball: request.source))
+          end
+          rustc = find_rustc
+          args = configure_args(request, rustc)
           @progress.note("Building ruby #{request.version} into #{prefix(request.name)} from #{source.describe}")
           @progress.note("Build log: #{log.path}") if index.zero?
           if source.is_a?(RubyBuild)
@@ -131,10 +139,26 @@ module Rubyrig
           else
             install_with_make(source, request, work, log, args)
           end
-          return source
+          return [source, args, rustc]
         rescue BuildError
           raise unless source.is_a?(RubyBuild) && source.download_failed? && sources[index + 1]
           @progress.note("ruby-build could not download the source (offline?); falling back to the next source")
+        end
+      end
+
+      # A build from Debian's source package installs what the package declares, plus what rubyrig's own
+      # configure options add: rustc for YJIT (when none is installed) and jemalloc's headers.
+      def install_declared_dependencies(source, request)
+        packages = source.build_dependencies(arch: arch, installed: @packages.method(:installed?))
+        packages << "rustc" if yjit_wanted?(request) && !find_rustc
+        packages << "libjemalloc-dev" if request.jemalloc
+        @packages.ensure!(packages, why: "building CRuby #{request.version} from #{source.describe}")
+      end
+
+      def arch
+        @arch ||= begin
+          out, _err, exit = Child.capture(%w[dpkg --print-architecture], timeout_s: 30)
+          exit.success? ? out.strip : raise(BuildError, "`dpkg --print-architecture` failed; is this a Debian system?")
         end
       end
 
@@ -226,7 +250,7 @@ module Rubyrig
 
       def configure_args(request, rustc)
         args = ["--prefix=#{prefix(request.name)}", "--disable-install-doc"]
-        if Gem::Version.new(request.version.sub(/-.*/, "")) >= Gem::Version.new("3.2")
+        if yjit_wanted?(request)
           if rustc
             args << "--enable-yjit"
           else
@@ -239,6 +263,9 @@ module Rubyrig
       end
 
       def yjit?(args) = args.include?("--enable-yjit")
+
+      # CRuby 3.2 and later can be built with YJIT, which rubyrig always asks for.
+      def yjit_wanted?(request) = Gem::Version.new(request.version.sub(/-.*/, "")) >= Gem::Version.new("3.2")
 
       def jobs(request) = request.jobs || Etc.nprocessors
 

@@ -12,6 +12,8 @@ module Rubyrig
       SUITES = {"2.7" => "bullseye", "3.1" => "bookworm", "3.3" => "trixie"}.freeze
       KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
       DEFAULT_MIRROR = "http://deb.debian.org/debian"
+      # Build profiles rubyrig builds with: it does not run Ruby's own test suite.
+      PROFILES = %w[nocheck].freeze
       SOURCES_DIR = "/etc/apt/sources.list.d"
 
       attr_reader :version
@@ -45,9 +47,22 @@ module Rubyrig
 
       def facts = {"kind" => kind, "package" => package, "debian_version" => debian_version, "suite" => suite, "dsc" => @dsc}
 
+      # What the source package declares it needs to build on `arch` (Build-Depends and
+      # Build-Depends-Arch, with build-essential, which Debian policy leaves implicit), downloading
+      # the package first if needed. installed: whether a package, or one providing it, is installed.
+      def build_dependencies(arch:, installed:)
+        self.class.declared_dependencies(TextFile.read(@dsc ||= fetch), arch: arch, installed: installed)
+      end
+
+      # The same, from the text of a .dsc file.
+      def self.declared_dependencies(dsc_text, arch:, installed:)
+        relations = %w[Build-Depends Build-Depends-Arch].flat_map { |f| DebianControl.parse(DebianControl.field(dsc_text, f)) }
+        (DebianControl::IMPLICIT + DebianControl.packages(relations, arch: arch, profiles: PROFILES, installed: installed)).uniq
+      end
+
       # Downloads the package unless it is in the cache, and unpacks it (patched) into dir.
       def unpack(dir)
-        @dsc = fetch
+        @dsc ||= fetch
         @progress.phase("unpacking", "dpkg-source -x #{File.basename(@dsc)} (applies Debian's patches)")
         @log.run(["dpkg-source", "-x", @dsc, dir])
         dir

@@ -6,8 +6,36 @@ class BuilderTest < Minitest::Test
   def setup
     @cache = tmpdir
     @io = StringIO.new
+    @packages = RecordingPackages.new
     @builder = Builder.new(cache_dir: @cache, env: {"PATH" => "/usr/bin:/bin", "HOME" => tmpdir},
-      progress: Rubyrig::Runtimes::BuildProgress.new(io: @io, tty: false))
+      progress: Rubyrig::Runtimes::BuildProgress.new(io: @io, tty: false), packages: @packages, arch: "amd64")
+  end
+
+  # Stands in for Apt: records what a build asked to install, and can refuse like a user who is not root.
+  class RecordingPackages
+    attr_reader :asked
+    attr_accessor :refusal
+
+    def installed?(_name) = false
+
+    def ensure!(packages, why:)
+      @asked = [packages, why]
+      raise Rubyrig::ToolMissing, refusal if refusal
+    end
+  end
+
+  # A Debian source that serves a .dsc from memory and must never be unpacked in these tests.
+  class FakeDebianSource < Rubyrig::Runtimes::DebianSource
+    def initialize(dsc_text)
+      super(version: "3.3.8", cache_dir: Dir.tmpdir, log: nil, progress: nil)
+      @text = dsc_text
+    end
+
+    def build_dependencies(arch:, installed:) = self.class.declared_dependencies(@text, arch: arch, installed: installed)
+
+    def describe = "a fake Debian source"
+
+    def unpack(_dir) = raise("unpacked although the dependencies were refused")
   end
 
   def request(**options)
@@ -59,5 +87,18 @@ class BuilderTest < Minitest::Test
 
   def test_extra_configure_options_are_split_like_a_shell_without_one
     assert_equal ["--enable-shared", "CFLAGS=-O2 -g"], @builder.extra_args(request(configure_opts: "--enable-shared 'CFLAGS=-O2 -g'"))
+  end
+
+  def test_a_debian_source_build_asks_for_its_declared_dependencies_before_anything_runs
+    source = FakeDebianSource.new("Source: ruby3.3\nBuild-Depends: bison, netbase <!nocheck>, libyaml-dev\n")
+    @packages.refusal = "refused for the test"
+    @builder.define_singleton_method(:candidate_sources) { |_request, _log| [source] }
+    error = assert_raises(Rubyrig::ToolMissing) { @builder.build(request(jemalloc: true, name: "3.3.8-jemalloc")) }
+    assert_equal "refused for the test", error.message
+    packages, why = @packages.asked
+    assert_equal %w[build-essential bison libyaml-dev], packages.first(3)
+    assert_includes packages, "libjemalloc-dev", "--jemalloc adds jemalloc's headers"
+    assert_equal "building CRuby 3.3.8 from a fake Debian source", why
+    refute File.exist?(@builder.prefix("3.3.8-jemalloc"))
   end
 end
