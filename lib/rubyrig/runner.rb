@@ -250,10 +250,11 @@ module Rubyrig
     def prepare_diagnostics
       return {} unless @experiment.gvl || @experiment.trace || @experiment.profile
       @launches.to_h do |label, launch|
-        diag = Runtimes::Diagnostics.new(cache_dir: @settings.cache_dir, interpreter: launch.interpreter)
+        wanted = Runtimes::Diagnostics.wanted(gvl: @experiment.gvl, trace: @experiment.trace, profile: @experiment.profile)
+        diag = Runtimes::Diagnostics.new(cache_dir: @settings.cache_dir, interpreter: launch.interpreter, wanted: wanted)
         next [label, nil] if diag.gems.empty?
         unless diag.installed?
-          @progress.note("Installing #{diag.gems.join(", ")} for #{label} (diagnostics, once)...")
+          @progress.note("Installing #{(diag.gems - diag.installed_gems).join(", ")} for #{label} (diagnostics, once)...")
           @progress.note("Warning: #{diag.problem}; GVL metrics, traces and profiles are n/a for #{label}") unless diag.install!
         end
         [label, diag.installed? ? diag : nil]

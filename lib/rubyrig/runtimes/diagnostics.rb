@@ -11,21 +11,34 @@ module Rubyrig
 
       attr_reader :interpreter, :problem
 
-      def initialize(cache_dir:, interpreter:, timeout_s: 900)
+      # The gem each diagnostic needs.
+      GEM_FOR = {gvl: "gvltools", trace: "gvl-tracing", "stackprof" => "stackprof", "vernier" => "vernier"}.freeze
+
+      # wanted: the gems the run needs (Diagnostics.wanted), of which this runtime installs those it can use.
+      def initialize(cache_dir:, interpreter:, wanted: GEM_FOR.values, timeout_s: 900)
         @cache_dir = cache_dir
         @interpreter = interpreter
+        @wanted = wanted
         @timeout_s = timeout_s
         @problem = nil
       end
 
+      # The gems a run needs: gvltools for GVL metrics, gvl-tracing for --trace gvl, the --profile profiler.
+      def self.wanted(gvl:, trace:, profile:)
+        [(GEM_FOR[:gvl] if gvl), (GEM_FOR[:trace] if trace), GEM_FOR[profile]].compact
+      end
+
       # Which gems this runtime can use: the GVL APIs exist from CRuby 3.2, vernier needs 3.2.1.
-      def gems
+      def usable
         return [] unless @interpreter.cruby?
         list = ["stackprof"]
         list += %w[gvltools gvl-tracing] if @interpreter.version_at_least?("3.2")
         list << "vernier" if @interpreter.version_at_least?("3.2.1")
         list
       end
+
+      # The wanted gems this runtime can use.
+      def gems = usable & @wanted
 
       def gvl? = installed_gems.include?("gvltools")
 
@@ -47,21 +60,22 @@ module Rubyrig
       def install!
         return true if installed?
         FileUtils.mkdir_p(dir)
+        missing = gems - installed_gems
         out, err, exit = Child.capture(
-          [@interpreter.path, "-S", "gem", "install", "--install-dir", dir, "--no-document", *gems],
+          [@interpreter.path, "-S", "gem", "install", "--install-dir", dir, "--no-document", *missing],
           env: {"PATH" => [@interpreter.bin_dir, ENV.fetch("PATH", "")].join(File::PATH_SEPARATOR),
                 "RUBYOPT" => nil, "GEM_HOME" => nil, "GEM_PATH" => nil, "BUNDLE_GEMFILE" => nil},
           timeout_s: @timeout_s
         )
         File.write(File.join(dir, "install.log"), out + err)
         unless exit.success?
-          @problem = "installing #{gems.join(", ")} for #{@interpreter.name} failed (#{(out + err).lines.last.to_s.strip}); see #{dir}/install.log"
+          @problem = "installing #{missing.join(", ")} for #{@interpreter.name} failed (#{(out + err).lines.last.to_s.strip}); see #{dir}/install.log"
           return false
         end
-        File.write(File.join(dir, MARKER), JSON.generate("gems" => gems))
+        File.write(File.join(dir, MARKER), JSON.generate("gems" => (installed_gems + missing).uniq))
         true
       rescue Child::Timeout
-        @problem = "installing #{gems.join(", ")} for #{@interpreter.name} took longer than #{@timeout_s} s"
+        @problem = "installing #{missing.join(", ")} for #{@interpreter.name} took longer than #{@timeout_s} s"
         false
       end
     end
