@@ -12,7 +12,7 @@ module Rubyrig
       attr_reader :interpreter, :problem
 
       # The gem each diagnostic needs.
-      GEM_FOR = {gvl: "gvltools", trace: "gvl-tracing", "stackprof" => "stackprof", "vernier" => "vernier"}.freeze
+      GEM_FOR = {"gvl" => "gvltools", "trace" => "gvl-tracing", "stackprof" => "stackprof", "vernier" => "vernier"}.freeze
 
       # wanted: the gems the run needs (Diagnostics.wanted), of which this runtime installs those it can use.
       def initialize(cache_dir:, interpreter:, wanted: GEM_FOR.values, timeout_s: 900)
@@ -25,7 +25,7 @@ module Rubyrig
 
       # The gems a run needs: gvltools for GVL metrics, gvl-tracing for --trace gvl, the --profile profiler.
       def self.wanted(gvl:, trace:, profile:)
-        [(GEM_FOR[:gvl] if gvl), (GEM_FOR[:trace] if trace), GEM_FOR[profile]].compact
+        [(GEM_FOR["gvl"] if gvl), (GEM_FOR["trace"] if trace), GEM_FOR[profile]].compact
       end
 
       # Which gems this runtime can use: the GVL APIs exist from CRuby 3.2, vernier needs 3.2.1.
