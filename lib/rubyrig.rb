@@ -23,6 +23,9 @@ module Rubyrig
   # Building an interpreter or installing a gem set failed.
   class BuildError < Error; end
 
+  # Shard results that cannot be merged into one run.
+  class MergeError < Error; end
+
   ROOT = File.expand_path("..", __dir__)
 
   autoload :Analysis, "rubyrig/analysis"
@@ -42,6 +45,7 @@ module Rubyrig
   autoload :GvlTrace, "rubyrig/diagnostics/gvl_trace"
   autoload :Host, "rubyrig/process/host"
   autoload :Load, "rubyrig/load"
+  autoload :Merge, "rubyrig/results/merge"
   autoload :Metrics, "rubyrig/metrics"
   autoload :Monitor, "rubyrig/process/monitor"
   autoload :Plan, "rubyrig/experiment/plan"

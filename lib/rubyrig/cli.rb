@@ -6,7 +6,7 @@ module Rubyrig
   class CLI
     COMMANDS = {
       "run" => :Run, "compare" => :Compare, "report" => :Report, "runtimes" => :Runtimes,
-      "build" => :Build, "doctor" => :Doctor, "demo" => :Demo, "workloads" => :Workloads
+      "build" => :Build, "doctor" => :Doctor, "demo" => :Demo, "workloads" => :Workloads, "merge" => :Merge
     }.freeze
 
     USAGE = <<~TEXT
@@ -18,6 +18,7 @@ module Rubyrig
         compare    run a workload under several runtimes from the command line
         run        run an experiment file, or resume an interrupted run (--resume DIR)
         report     render the report of a finished or partial run again
+        merge      merge the shards of a run (rubyrig run --shard K/N) into one run and report it
         runtimes   list the Ruby interpreters rubyrig can find
         build      build CRuby from source into rubyrig's cache
         workloads  list the built-in workloads
