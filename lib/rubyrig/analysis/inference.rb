@@ -76,7 +76,7 @@ module Rubyrig
         prepared.map do |contrast, refused|
           hosts = Strata.several?(contrast) ? Strata.parts(contrast).map(&:host).size : 1
           common = {n: contrast[:other].size, baseline_n: contrast[:base].size, method: method_name(m, looks, hosts),
-                    labels: contrast.reject { |key, _| DATA_KEYS.include?(key) }.freeze}
+                    labels: contrast.except(*DATA_KEYS).freeze}
           if refused
             Result.new(decision: :refused, reason: refused, **common).freeze
           else
