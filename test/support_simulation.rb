@@ -136,7 +136,7 @@ module SupportSimulation
     tally.warnings += 1 if combined.heterogeneity&.disagree
   end
 
-  def covers?(result, truth) = result.ci[0] <= truth && truth <= result.ci[1]
+  def covers?(result, truth) = truth.between?(result.ci[0], result.ci[1])
 
   # The alternative rubyrig does not use: weights 1 / v_h from the measured spreads, treated as known,
   # with Satterthwaite's df over the weighted components.
@@ -153,7 +153,7 @@ module SupportSimulation
     end
     df = Rubyrig::Stats.satterthwaite_df(pieces)
     half = Rubyrig::Stats.t_quantile(1 - alpha / 2, df) * Math.sqrt(1.0 / total)
-    (d - half) <= Math.log(truth) && Math.log(truth) <= (d + half)
+    Math.log(truth).between?(d - half, d + half)
   end
 
   # P(chi-square with df degrees of freedom > q), closed forms for 1 to 3 degrees of freedom.
