@@ -32,6 +32,7 @@ module Rubyrig
   autoload :Apt, "rubyrig/apt"
   autoload :Builtins, "rubyrig/experiment/builtins"
   autoload :Cell, "rubyrig/experiment/cell"
+  autoload :Deploy, "rubyrig/deploy"
   autoload :Child, "rubyrig/process/child"
   autoload :CpuList, "rubyrig/process/cpu_list"
   autoload :CpuSplit, "rubyrig/process/cpu_split"

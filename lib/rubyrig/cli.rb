@@ -6,7 +6,8 @@ module Rubyrig
   class CLI
     COMMANDS = {
       "run" => :Run, "compare" => :Compare, "report" => :Report, "runtimes" => :Runtimes,
-      "build" => :Build, "doctor" => :Doctor, "demo" => :Demo, "workloads" => :Workloads, "merge" => :Merge
+      "build" => :Build, "doctor" => :Doctor, "demo" => :Demo, "workloads" => :Workloads, "merge" => :Merge,
+      "deploy" => :Deploy
     }.freeze
 
     USAGE = <<~TEXT
@@ -19,6 +20,7 @@ module Rubyrig
         run        run an experiment file, or resume an interrupted run (--resume DIR)
         report     render the report of a finished or partial run again
         merge      merge the shards of a run (rubyrig run --shard K/N) into one run and report it
+        deploy     print a Kubernetes Job or GitHub Actions workflow that runs an experiment in shards
         runtimes   list the Ruby interpreters rubyrig can find
         build      build CRuby from source into rubyrig's cache
         workloads  list the built-in workloads

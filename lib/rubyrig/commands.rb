@@ -5,6 +5,7 @@ module Rubyrig
     autoload :Build, "rubyrig/commands/build"
     autoload :Compare, "rubyrig/commands/compare"
     autoload :Demo, "rubyrig/commands/demo"
+    autoload :Deploy, "rubyrig/commands/deploy"
     autoload :Doctor, "rubyrig/commands/doctor"
     autoload :Merge, "rubyrig/commands/merge"
     autoload :Report, "rubyrig/commands/report"
