@@ -56,13 +56,14 @@ module Rubyrig
         end
       end
 
-      # A line per cell whose primary metric varies more than CV_LIMIT between batches, or one line for
-      # all of them when there are many (a noisy host makes every cell vary).
+      # A line per cell whose primary metric varies more than CV_LIMIT between batches (within a host),
+      # or one line for all of them when there are many (a noisy host makes every cell vary).
       def variation
         noisy = cells.filter_map do |cell|
           metric = @report.primary_metric(cell.workload)
           summary = @report.summary(cell.key, metric)
-          [cell, Metrics.fetch(metric).label, summary.cv] if summary&.cv && summary.cv > CV_LIMIT
+          cv = summary && within_host_cv(summary)
+          [cell, Metrics.fetch(metric).label, cv] if cv && cv > CV_LIMIT
         end
         advice = "close other programs, pin CPUs with --cpus or add batches"
         limit = (CV_LIMIT * 100).round
@@ -74,6 +75,14 @@ module Rubyrig
         noisy.map do |cell, label, cv|
           format("%s: %s varies a lot between batches (CV %.1f%% > %d%%); %s", cell.key, label, cv * 100, limit, advice)
         end
+      end
+
+      # The CV between batches; for batches from several hosts, that of the noisiest host, since the
+      # hosts' own differences are taken out of every comparison.
+      def within_host_cv(summary)
+        hosts = summary.hosts.to_a
+        return summary.cv if hosts.uniq.size < 2
+        summary.values.zip(hosts).group_by(&:last).values.filter_map { |pairs| Stats.cv(pairs.map(&:first)) }.max
       end
 
       # Only the load before the run counts: afterwards the benchmark's own processes are in the average.
