@@ -32,7 +32,9 @@ module Rubyrig
         -h, --help   show help (also: rubyrig COMMAND --help)
         --version    print the version
 
-      Environment: NO_COLOR turns colour off; RUBYRIG_CACHE_DIR moves the cache (default ~/.cache/rubyrig).
+      Environment: NO_COLOR turns colour off; RUBYRIG_CACHE_DIR moves the cache (default ~/.cache/rubyrig);
+      RUBYRIG_HOST_ID names the host trials are recorded under (default: the hostname; in a container, set
+      it to the machine's name).
     TEXT
 
     EXIT_OK = 0
