@@ -20,7 +20,8 @@ module Rubyrig
           "run" => {
             "name" => run.name, "created_at" => run.created_at, "finished_at" => run.finished_at,
             "baseline" => run.baseline, "seed" => run.seed, "host" => run.host,
-            "runtimes" => run.runtimes, "workloads" => run.to_h["workloads"], "command_line" => run.command_line
+            "runtimes" => run.runtimes, "workloads" => run.to_h["workloads"], "command_line" => run.command_line,
+            "hosts" => run.hosts, "shards" => run.shards, "missing_shards" => run.missing_shards
           },
           "batches" => {"total" => @report.trials.size, "failed" => @report.failed_trials.size},
           "primary_metrics" => @report.primary,
