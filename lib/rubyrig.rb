@@ -23,12 +23,16 @@ module Rubyrig
   # Building an interpreter or installing a gem set failed.
   class BuildError < Error; end
 
+  # Shard results that cannot be merged into one run.
+  class MergeError < Error; end
+
   ROOT = File.expand_path("..", __dir__)
 
   autoload :Analysis, "rubyrig/analysis"
   autoload :Apt, "rubyrig/apt"
   autoload :Builtins, "rubyrig/experiment/builtins"
   autoload :Cell, "rubyrig/experiment/cell"
+  autoload :Deploy, "rubyrig/deploy"
   autoload :Child, "rubyrig/process/child"
   autoload :CpuList, "rubyrig/process/cpu_list"
   autoload :CpuSplit, "rubyrig/process/cpu_split"
@@ -37,10 +41,12 @@ module Rubyrig
   autoload :Doctor, "rubyrig/doctor"
   autoload :Drivers, "rubyrig/drivers"
   autoload :Experiment, "rubyrig/experiment"
+  autoload :ExperimentDigest, "rubyrig/experiment/digest"
   autoload :GvlSummary, "rubyrig/diagnostics/gvl_summary"
   autoload :GvlTrace, "rubyrig/diagnostics/gvl_trace"
   autoload :Host, "rubyrig/process/host"
   autoload :Load, "rubyrig/load"
+  autoload :Merge, "rubyrig/results/merge"
   autoload :Metrics, "rubyrig/metrics"
   autoload :Monitor, "rubyrig/process/monitor"
   autoload :Plan, "rubyrig/experiment/plan"
@@ -54,6 +60,7 @@ module Rubyrig
   autoload :Runtimes, "rubyrig/runtimes"
   autoload :Services, "rubyrig/services"
   autoload :Settings, "rubyrig/settings"
+  autoload :Shard, "rubyrig/experiment/shard"
   autoload :Stats, "rubyrig/stats"
   autoload :Suggest, "rubyrig/suggest"
   autoload :Store, "rubyrig/results/store"

@@ -1,5 +1,6 @@
 # Seeded Monte Carlo runs of Analysis::Inference and Analysis::Sequential on synthetic batch values,
-# shared by the simulation tests and bench/statistics-simulation (pure logic, no I/O).
+# one host or several, shared by the simulation tests and bench/statistics-simulation (pure logic, no
+# I/O).
 require "rubyrig"
 require "rubyrig/analysis/sequential"
 
@@ -57,7 +58,113 @@ module SupportSimulation
     end
   end
 
+  # Counts from many simulated merged runs of several hosts, for the combined (host as a block) analysis
+  # and for the pooled one that ignores the hosts: intervals that hold the true combined ratio, calls in
+  # the true direction (or false positives when it is 1), heterogeneity warnings (Welch's F, and a
+  # plain chi-square reference for comparison), the interval widths (log hi/lo), and the coverage of
+  # the inverse-variance weighted alternative that rubyrig does not use.
+  HostsTally = Struct.new(:draws, :covered, :pooled_covered, :iv_covered, :right, :pooled_right, :claims, :pooled_claims,
+    :warnings, :chi_square_warnings, :odd_named, :widths, :pooled_widths, keyword_init: true) do
+    def coverage = covered.fdiv(draws)
+
+    def pooled_coverage = pooled_covered.fdiv(draws)
+
+    def iv_coverage = iv_covered.fdiv(draws)
+
+    def right_rate = right.fdiv(draws)
+
+    def pooled_right_rate = pooled_right.fdiv(draws)
+
+    def claim_rate = claims.fdiv(draws)
+
+    def pooled_claim_rate = pooled_claims.fdiv(draws)
+
+    def warning_rate = warnings.fdiv(draws)
+
+    def chi_square_warning_rate = chi_square_warnings.fdiv(draws)
+
+    # Of the draws that warned, the share that named exactly the expected odd host.
+    def odd_named_rate = warnings.zero? ? 0.0 : odd_named.fdiv(warnings)
+
+    def median_width = SupportSimulation.median(widths)
+
+    def median_pooled_width = SupportSimulation.median(pooled_widths)
+  end
+
   module_function
+
+  def median(values) = Rubyrig::Stats.median(values)
+
+  # `draws` merged runs: host h multiplies each of its batches by speeds[h] (a faster or slower
+  # machine) and has n batches per side; the other runtime's true ratio there is ratios[h]; noises[h]
+  # is its noise. The true combined ratio is the geometric mean of the hosts' ratios (equal batch
+  # counts give equal weights). One comparison per draw, so no Bonferroni factor. odd: the host label
+  # ("host-3") a warning should name, if any.
+  def hosts(noises:, n:, speeds:, ratios:, draws:, seed:, odd: nil, alpha: 0.05, margin: 0.02)
+    rng = Random.new(seed)
+    truth = Math.exp(ratios.sum { |r| Math.log(r) } / ratios.size)
+    labels = speeds.each_index.flat_map { |h| ["host-#{h + 1}"] * n }
+    tally = HostsTally.new(draws: draws, covered: 0, pooled_covered: 0, iv_covered: 0, right: 0, pooled_right: 0,
+      claims: 0, pooled_claims: 0, warnings: 0, chi_square_warnings: 0, odd_named: 0, widths: [], pooled_widths: [])
+    draws.times do
+      base = speeds.each_index.flat_map { |h| noises[h].draw(rng, n, speeds[h]) }
+      other = speeds.each_index.flat_map { |h| noises[h].draw(rng, n, speeds[h] * ratios[h]) }
+      contrast = {base: base, other: other, base_hosts: labels, other_hosts: labels}
+      combined = Inference.family([contrast], alpha: alpha, margin: margin).first
+      pooled = Inference.family([{base: base, other: other}], alpha: alpha, margin: margin).first
+      tally_hosts(tally, truth, combined, pooled)
+      tally.iv_covered += 1 if inverse_variance_covers?(contrast, truth, alpha)
+      q = combined.heterogeneity&.q
+      tally.chi_square_warnings += 1 if q && chi_square_tail(q, speeds.size - 1) < alpha
+      tally.odd_named += 1 if combined.heterogeneity&.disagree && combined.heterogeneity.odd_hosts == [odd]
+    end
+    tally.freeze
+  end
+
+  def tally_hosts(tally, truth, combined, pooled)
+    tally.covered += 1 if covers?(combined, truth)
+    tally.pooled_covered += 1 if covers?(pooled, truth)
+    tally.widths << Math.log(combined.ci[1] / combined.ci[0])
+    tally.pooled_widths << Math.log(pooled.ci[1] / pooled.ci[0])
+    tally.claims += 1 if claimed?(combined)
+    tally.pooled_claims += 1 if claimed?(pooled)
+    unless null?(truth)
+      wanted = (truth > 1) ? :higher : :lower
+      tally.right += 1 if combined.decision == wanted
+      tally.pooled_right += 1 if pooled.decision == wanted
+    end
+    tally.warnings += 1 if combined.heterogeneity&.disagree
+  end
+
+  def covers?(result, truth) = truth.between?(result.ci[0], result.ci[1])
+
+  # The alternative rubyrig does not use: weights 1 / v_h from the measured spreads, treated as known,
+  # with Satterthwaite's df over the weighted components.
+  def inverse_variance_covers?(contrast, truth, alpha)
+    parts = Rubyrig::Analysis::Strata.parts(contrast)
+    total = parts.sum { |p| 1.0 / p.variance }
+    d = parts.sum { |p| p.log_ratio / p.variance } / total
+    pieces = parts.flat_map do |p|
+      w = (1.0 / p.variance) / total
+      [p.base, p.other].map do |values|
+        sample = Inference.log_sample(values)
+        [w * w * sample.variance / sample.n, sample.n - 1]
+      end
+    end
+    df = Rubyrig::Stats.satterthwaite_df(pieces)
+    half = Rubyrig::Stats.t_quantile(1 - alpha / 2, df) * Math.sqrt(1.0 / total)
+    Math.log(truth).between?(d - half, d + half)
+  end
+
+  # P(chi-square with df degrees of freedom > q), closed forms for 1 to 3 degrees of freedom.
+  def chi_square_tail(q, df)
+    case df
+    when 1 then Math.erfc(Math.sqrt(q / 2))
+    when 2 then Math.exp(-q / 2)
+    when 3 then Math.erfc(Math.sqrt(q / 2)) + Math.sqrt(2 * q / Math::PI) * Math.exp(-q / 2)
+    else raise ArgumentError, "chi-square tail for 1 to 3 degrees of freedom only"
+    end
+  end
 
   # One standard normal deviate (Box-Muller).
   def gaussian(rng)

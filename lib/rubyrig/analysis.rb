@@ -15,6 +15,7 @@ module Rubyrig
     autoload :Report, "rubyrig/analysis/report"
     autoload :Scaling, "rubyrig/analysis/scaling"
     autoload :Sequential, "rubyrig/analysis/sequential"
+    autoload :Strata, "rubyrig/analysis/strata"
     autoload :Summary, "rubyrig/analysis/summary"
     autoload :Trace, "rubyrig/analysis/report"
     autoload :Verdict, "rubyrig/analysis/verdict"
@@ -30,6 +31,7 @@ module Rubyrig
       run = RunMeta.wrap(meta)
       cells = run.cells
       measured = trials.select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
+      @default_host = run.host_id
       summaries = cells.flat_map { |cell| summarize(cell, measured.fetch(cell.key, [])) }
       core = Report.new(run: run, cells: cells, trials: trials, primary: primary_metrics(run, cells, measured),
         summaries: summaries, comparisons: compare(run, cells, measured))
@@ -58,7 +60,8 @@ module Rubyrig
       metric_names(trials).map do |metric|
         values = values(trials, metric)
         Summary.new(cell_key: cell.key, runtime: cell.runtime, workload: cell.workload, params: cell.params,
-          metric: metric, unit: Metrics.fetch(metric).unit, values: values.freeze, **Stats.summarize(values)).freeze
+          metric: metric, unit: Metrics.fetch(metric).unit, values: values.freeze, hosts: hosts(trials).freeze,
+          **Stats.summarize(values)).freeze
       end
     end
 
@@ -73,7 +76,8 @@ module Rubyrig
         base_trials = measured.fetch(base_cell.key, [])
         other_trials = measured.fetch(cell.key, [])
         (metric_names(base_trials) & metric_names(other_trials)).map do |metric|
-          {cell: cell, metric: metric, base: values(base_trials, metric), other: values(other_trials, metric)}
+          {cell: cell, metric: metric, base: values(base_trials, metric), other: values(other_trials, metric),
+           base_hosts: hosts(base_trials), other_hosts: hosts(other_trials)}
         end
       end
       pairs.group_by { |p| [p[:metric], p[:cell].workload, p[:cell].params] }.flat_map do |(metric, _, _), family|
@@ -100,5 +104,8 @@ module Rubyrig
     end
 
     def values(trials, metric) = trials.map { |t| t.metrics.fetch(metric).to_f }
+
+    # The host of each trial: a block of the statistics when a run's batches come from several.
+    def hosts(trials) = trials.map { |t| t.host_id || @default_host }
   end
 end

@@ -6,7 +6,8 @@ module Rubyrig
   class CLI
     COMMANDS = {
       "run" => :Run, "compare" => :Compare, "report" => :Report, "runtimes" => :Runtimes,
-      "build" => :Build, "doctor" => :Doctor, "demo" => :Demo, "workloads" => :Workloads
+      "build" => :Build, "doctor" => :Doctor, "demo" => :Demo, "workloads" => :Workloads, "merge" => :Merge,
+      "deploy" => :Deploy
     }.freeze
 
     USAGE = <<~TEXT
@@ -18,6 +19,8 @@ module Rubyrig
         compare    run a workload under several runtimes from the command line
         run        run an experiment file, or resume an interrupted run (--resume DIR)
         report     render the report of a finished or partial run again
+        merge      merge the shards of a run (rubyrig run --shard K/N) into one run and report it
+        deploy     print a Kubernetes Job or GitHub Actions workflow that runs an experiment in shards
         runtimes   list the Ruby interpreters rubyrig can find
         build      build CRuby from source into rubyrig's cache
         workloads  list the built-in workloads
@@ -29,7 +32,9 @@ module Rubyrig
         -h, --help   show help (also: rubyrig COMMAND --help)
         --version    print the version
 
-      Environment: NO_COLOR turns colour off; RUBYRIG_CACHE_DIR moves the cache (default ~/.cache/rubyrig).
+      Environment: NO_COLOR turns colour off; RUBYRIG_CACHE_DIR moves the cache (default ~/.cache/rubyrig);
+      RUBYRIG_HOST_ID names the host trials are recorded under (default: the hostname; in a container, set
+      it to the machine's name).
     TEXT
 
     EXIT_OK = 0

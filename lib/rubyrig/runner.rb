@@ -1,6 +1,7 @@
 # Executes a plan: resolves every runtime and installs gem sets before the first batch, records the
-# run's metadata, runs the remaining batches in plan order through their drivers, and appends each
-# trial the moment it ends.
+# run's metadata (with the experiment's digest, and the shard when the run is one), runs the remaining
+# batches in plan order through their drivers, and appends each trial, with the host it ran on, the
+# moment it ends.
 require "time"
 require "fileutils"
 
@@ -19,11 +20,13 @@ module Rubyrig
       @drivers = drivers
     end
 
-    # Starts a new run in dir and executes it. command: the subcommand that started it (compare, run, demo).
-    def start(dir, command:, command_line:)
+    # Starts a new run in dir and executes it. command: the subcommand that started it (compare, run, demo);
+    # shard: the Shard this run is, or nil.
+    def start(dir, command:, command_line:, shard: nil)
       prepare
-      plan = Plan.build(@experiment, effective: ->(workload, params) { @drivers.fetch(workload.kind).effective_params(workload, params) })
-      @store = Store.create(dir, initial_meta(plan, command, command_line))
+      plan = Plan.build(@experiment, effective: ->(workload, params) { @drivers.fetch(workload.kind).effective_params(workload, params) },
+        shard: shard)
+      @store = Store.create(dir, initial_meta(plan, command, command_line, shard))
       @store.lock!
       execute(plan)
     ensure
@@ -122,7 +125,7 @@ module Rubyrig
         status: result.status, reason: result.reason,
         started_at: started_at.iso8601(3), finished_at: Time.now.utc.iso8601(3), duration_s: duration_s,
         metrics: result.metrics, samples: result.samples, facts: facts,
-        artifacts: result.artifacts, warnings: result.warnings
+        artifacts: result.artifacts, warnings: result.warnings, host_id: host_id
       )
       @progress.batch_finished(batch, trial)
       trial
@@ -261,8 +264,13 @@ module Rubyrig
       end
     end
 
-    def initial_meta(plan, command, command_line)
-      {
+    # The host this process measures on: --host-id or RUBYRIG_HOST_ID (a container sets it to its node's
+    # name), else the hostname.
+    def host_id = (@host_id ||= @settings.host_id || Host.new.facts["hostname"])
+
+    def initial_meta(plan, command, command_line, shard)
+      experiment = @raw.merge("seed" => @experiment.seed)
+      meta = {
         "format_version" => RESULTS_FORMAT_VERSION,
         "rubyrig_version" => VERSION,
         "name" => @experiment.name,
@@ -270,7 +278,8 @@ module Rubyrig
         "command" => command,
         "command_line" => command_line,
         "cpu_settings" => {"server_cpus" => @settings.server_cpus, "load_cpus" => @settings.load_cpus},
-        "experiment" => @raw.merge("seed" => @experiment.seed),
+        "experiment" => experiment,
+        "experiment_digest" => ExperimentDigest.of(experiment, @experiment.workloads),
         "experiment_base_dir" => @experiment.workloads.first&.base_dir,
         "decision" => decision_meta,
         "baseline" => @experiment.baseline,
@@ -281,9 +290,12 @@ module Rubyrig
         end,
         "workloads" => @experiment.workloads.to_h { |w| [w.name, workload_meta(w)] },
         "diagnostics" => {"gvl" => @experiment.gvl, "trace" => @experiment.trace, "profile" => @experiment.profile},
-        "host" => Host.new.facts,
+        "host" => Host.new.facts.merge("host_id" => host_id),
         "tools" => {"host_ruby" => RUBY_DESCRIPTION}
       }
+      return meta unless shard
+      meta.merge("shard" => {"index" => shard.index, "count" => shard.count, "seed" => plan.seed, "run_seed" => @experiment.seed,
+                             "batches" => shard.batches(@experiment.batches), "total_batches" => @experiment.batches})
     end
 
     # How comparisons are decided, with the number of looks a sequential run may take (the analysis

@@ -1,8 +1,9 @@
 # Configuration injected from the CLI into the library: where caches and results live, output
-# streams, colour, pinning and debug. Nothing in lib/ reads ENV for these directly.
+# streams, colour, pinning, debug and the host id trials are recorded under. Nothing in lib/ reads ENV
+# for these directly.
 module Rubyrig
   Settings = Struct.new(:cache_dir, :results_root, :out, :err, :color, :tty, :debug, :env,
-    :jemalloc, :server_cpus, :load_cpus, keyword_init: true) do
+    :jemalloc, :server_cpus, :load_cpus, :host_id, keyword_init: true) do
     def self.from_env(env, out: $stdout, err: $stderr)
       home = env.fetch("HOME", Dir.home)
       cache = env["RUBYRIG_CACHE_DIR"] || File.join(env.fetch("XDG_CACHE_HOME", File.join(home, ".cache")), "rubyrig")
@@ -13,7 +14,8 @@ module Rubyrig
         color: out.tty? && !env.key?("NO_COLOR"),
         tty: err.tty?,
         debug: false, env: env,
-        jemalloc: Runtimes::Jemalloc.new(override: env["RUBYRIG_JEMALLOC"])
+        jemalloc: Runtimes::Jemalloc.new(override: env["RUBYRIG_JEMALLOC"]),
+        host_id: env["RUBYRIG_HOST_ID"].to_s.empty? ? nil : env["RUBYRIG_HOST_ID"]
       )
     end
   end

@@ -1,5 +1,5 @@
-# Pure statistics over batch samples: summaries (mean, median and its interval, sd, CV, percentiles) and the normal and
-# Student t distributions (CDF, quantile, Welch-Satterthwaite degrees of freedom).
+# Pure statistics over batch samples: summaries (mean, median and its interval, sd, CV, percentiles), the normal and
+# Student t distributions (CDF, quantile, Welch-Satterthwaite degrees of freedom) and the tail of Snedecor's F.
 module Rubyrig
   module Stats
     module_function
@@ -239,6 +239,28 @@ module Rubyrig
       v = var_b.to_f / n_b
       return nil if u + v <= 0
       (u + v)**2 / (u * u / (n_a - 1) + v * v / (n_b - 1))
+    end
+
+    # Satterthwaite's degrees of freedom of a sum of independent variance estimates: parts are
+    # [[v, df], ...], each v an estimated variance (of a mean, already weighted) with df degrees of
+    # freedom; nil when every v is zero. Welch's df is the case of two parts.
+    def satterthwaite_df(parts)
+      total = 0.0
+      spread = 0.0
+      parts.each do |v, df|
+        total += v
+        spread += v * v / df
+      end
+      return nil if total <= 0
+      total**2 / spread
+    end
+
+    # Snedecor's F with d1 and d2 degrees of freedom: P(F > f) = I_x(d2/2, d1/2), x = d2 / (d2 + d1 f).
+    def f_upper_tail(f, d1, d2)
+      raise ArgumentError, "degrees of freedom must be positive, got #{d1} and #{d2}" unless d1.positive? && d2.positive?
+      return 1.0 if f <= 0
+      denominator = d2 + d1 * f
+      incomplete_beta(d2 / denominator, d2 / 2.0, d1 / 2.0, d1 * f / denominator)
     end
   end
 end

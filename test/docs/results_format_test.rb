@@ -52,6 +52,45 @@ class ResultsFormatDocTest < Minitest::Test
     summary["run"].each_key { |k| assert_includes rows.fetch("run"), "`#{k}`" }
   end
 
+  def test_shards_and_their_merge_match_the_document
+    dir = tmpdir
+    file = write(dir, "exp.yml", "runtimes: [{spec: system, label: a}, {spec: system, label: b}]\n" \
+      "workloads: [{builtin: nbody, params: {steps: 200}, iterations: 2, warmup: 1}]\nbatches: 4\nseed: 3\n")
+    shards = %w[1 2].map do |k|
+      out = File.join(dir, "shard-#{k}")
+      status, _, err = run_cli("run", file, "--shard", "#{k}/2", "--host-id", "host-#{k}", "--results", out)
+      assert_equal 0, status, err
+      out
+    end
+    merged = File.join(dir, "merged")
+    status, _, err = run_cli("merge", *shards, "--results", merged)
+    assert_equal 0, status, err
+    rows = TABLES.fetch("run.json")
+    [shards.first, merged].each do |run|
+      meta = Rubyrig::TextFile.json(File.join(run, "run.json"))
+      assert_empty meta.keys - documented("run.json"), "#{run}: run.json fields missing from the document"
+      assert meta.dig("plan", "order").all? { |b| b["shard"] }, "every batch names its shard"
+    end
+    shard = Rubyrig::TextFile.json(File.join(shards.first, "run.json"))
+    shard["shard"].each_key { |k| assert_includes rows.fetch("shard"), "`#{k}`" }
+    assert_includes rows.fetch("host"), "`host_id`"
+    assert_includes rows.fetch("plan"), "`shard`"
+    meta = Rubyrig::TextFile.json(File.join(merged, "run.json"))
+    meta["shards"].first.each_key { |k| assert_includes rows.fetch("shards"), "`#{k}`" }
+    trial_lines(merged).each { |t| assert_empty t.keys - documented("trials.jsonl") }
+    comparison = Rubyrig::TextFile.json(File.join(merged, "summary.json"))["comparisons"].find { |c| c["hosts"] }
+    documented_comparison = TABLES.fetch("summary.json (and --export-json)").fetch("comparisons")
+    comparison.each_key { |k| assert_includes documented_comparison, "`#{k}`" }
+    comparison["hosts"].first.each_key { |k| assert_includes documented_comparison, "`#{k}`" }
+    comparison["heterogeneity"].each_key { |k| assert_includes documented_comparison, "`#{k}`" }
+    csv = CSV.parse(Rubyrig::Reporters::Csv.new(Rubyrig::Analysis.new.analyze(meta: meta,
+      trials: Rubyrig::Store.open(merged).trials)).render, headers: true)
+    %w[host heterogeneity].each do |section|
+      assert_includes csv.map { |row| row["section"] }, section
+      assert_includes TABLES.fetch("CSV export").keys, section
+    end
+  end
+
   def test_the_samples_of_a_mixed_run_are_documented
     row = TABLES.fetch("trials.jsonl").fetch("samples")
     trials = Rubyrig::Store.open(mixed_run).trials

@@ -1,11 +1,13 @@
 # A runtime's cell against the baseline's cell with the same workload and parameters, for one metric:
 # the ratio with the interval decided on (at `confidence`), the test, the verdict word, the reason (what
-# would decide an inconclusive one, or why it was not compared), the method and the equivalence margin.
+# would decide an inconclusive one, or why it was not compared), the method and the equivalence margin;
+# for batches from several hosts, each host's ratio (Strata::Stratum) and whether they disagree
+# (Strata::Heterogeneity), nil otherwise.
 module Rubyrig
   class Analysis
     Comparison = Struct.new(:runtime, :baseline, :workload, :params, :metric, :unit, :higher_is_better,
       :ratio, :ci, :confidence, :p_value, :p_adjusted, :verdict, :reason, :method_name, :margin, :n, :baseline_n,
-      keyword_init: true) do
+      :hosts, :heterogeneity, keyword_init: true) do
       def significant? = Verdict.significant?(verdict)
     end
   end

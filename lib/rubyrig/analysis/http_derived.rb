@@ -66,7 +66,7 @@ module Rubyrig
           next [] unless reference
           (cells - [reference]).map do |cell|
             {runtime: runtime, workload: workload, params: rest, mode: cell.effective["connection"],
-             base: values(ok, reference), other: values(ok, cell)}
+             base: values(ok, reference), other: values(ok, cell), base_hosts: hosts(run, ok, reference), other_hosts: hosts(run, ok, cell)}
           end
         end
         decided = Contrasts.decide(family, definition: Metrics.fetch(METRIC), alpha: @alpha, margin: run.decision.margin(METRIC),
@@ -113,6 +113,11 @@ module Rubyrig
 
       def values(ok, cell)
         ok.fetch(cell.key, []).map { |t| t.metrics[METRIC] }.select { |v| v.is_a?(Numeric) }.map(&:to_f)
+      end
+
+      # The host of each value of values(ok, cell), in the same order.
+      def hosts(run, ok, cell)
+        ok.fetch(cell.key, []).select { |t| t.metrics[METRIC].is_a?(Numeric) }.map { |t| t.host_id || run.host_id }
       end
     end
   end

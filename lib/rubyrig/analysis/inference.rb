@@ -18,11 +18,16 @@
 #   test (fewer than 2 batches on a side, or a value that is not a positive finite number).
 # - Zero spread on both sides (CV 0%, e.g. counts or sizes that never vary): different values are
 #   :higher / :lower with p = 0 and a point interval; identical values are a ratio of exactly 1.
+# - Batches from several hosts (a merged sharded run): the host is a block. The contrast is made within
+#   each host and combined with fixed weights, its df by Satterthwaite over every host's variances, and
+#   Cochran's Q tests whether the hosts disagree (Strata has the details); the same decision rule then
+#   applies to the combined interval.
 #
 # API:
 #   Inference.family(contrasts, alpha: 0.05, margin: 0.02, looks: 1) -> [Result, ...] (input order)
-#     contrasts: [{base: [Float, ...], other: [Float, ...], **labels}, ...]; every key besides :base and
-#     :other comes back in Result#labels. m is the number of contrasts that are not refused (a refusal
+#     contrasts: [{base: [Float, ...], other: [Float, ...], base_hosts: [String, ...], other_hosts: [...],
+#     **labels}, ...]; the optional host lists name the host of each value (a block when there are
+#     several); every other key comes back in Result#labels. m is the number of contrasts that are not refused (a refusal
 #     depends only on batch counts and signs, never on the difference being tested).
 #   Inference.batches_needed(log_ratio:, sd_base:, n_base:, sd_other:, n_other:, alpha:, margin:,
 #     cap: BATCHES_CAP) -> Integer (more batches per runtime, 0 when already decided) or nil (over cap);
@@ -32,8 +37,9 @@
 #     p_value (raw two-sided), p_adjusted, decision (see DECISIONS), reason (nil for :higher / :lower),
 #     method (e.g. "Welch t on log values, Bonferroni over 4 comparisons"), n (other's batches),
 #     baseline_n, df (Welch-Satterthwaite, nil when both sides have zero spread or when refused),
-#     labels (frozen Hash), and #decided? (:higher, :lower or :equivalent). The member `method`
-#     shadows Object#method on results.
+#     labels (frozen Hash), hosts (nil from one host, else a Strata::Stratum per host), heterogeneity
+#     (nil, or Strata::Heterogeneity), and #decided? (:higher, :lower or :equivalent). The member
+#     `method` shadows Object#method on results.
 module Rubyrig
   class Analysis
     module Inference
@@ -45,27 +51,36 @@ module Rubyrig
       METHOD = "Welch t on log values"
 
       Result = Struct.new(:ratio, :ci, :confidence, :p_value, :p_adjusted, :decision, :reason, :method, :n,
-        :baseline_n, :df, :labels, keyword_init: true) do
+        :baseline_n, :df, :labels, :hosts, :heterogeneity, keyword_init: true) do
         def decided? = DECIDED.include?(decision)
       end
 
       # Mean and sample variance of the logarithms of one side's batch values.
       LogSample = Struct.new(:n, :mean, :variance, keyword_init: true)
 
+      # One side's share of the variance of the estimate: weight^2 * variance / n on the log scale.
+      Component = Struct.new(:weight, :variance, :n, keyword_init: true) do
+        def share(extra = 0) = weight**2 * variance / (n + extra)
+      end
+
+      # The keys of a contrast that are data, not labels.
+      DATA_KEYS = %i[base other base_hosts other_hosts].freeze
+
       module_function
 
       def family(contrasts, alpha: 0.05, margin: 0.02, looks: 1)
         validate(contrasts, alpha, margin, looks)
-        prepared = contrasts.map { |c| [c, refusal(c[:base], c[:other])] }
+        prepared = contrasts.map { |c| [c, refusal(c)] }
         m = prepared.count { |_, refused| refused.nil? }
         tests = m * looks
         prepared.map do |contrast, refused|
-          common = {n: contrast[:other].size, baseline_n: contrast[:base].size, method: method_name(m, looks),
-                    labels: contrast.reject { |key, _| key == :base || key == :other }.freeze}
+          hosts = Strata.several?(contrast) ? Strata.parts(contrast).map(&:host).size : 1
+          common = {n: contrast[:other].size, baseline_n: contrast[:base].size, method: method_name(m, looks, hosts),
+                    labels: contrast.except(*DATA_KEYS).freeze}
           if refused
             Result.new(decision: :refused, reason: refused, **common).freeze
           else
-            Result.new(**infer(contrast[:base], contrast[:other], alpha, tests, margin), **common).freeze
+            Result.new(**infer(contrast, alpha, tests, margin), **common).freeze
           end
         end
       end
@@ -77,14 +92,23 @@ module Rubyrig
       # would first decide is found first (cheaply); the t search starts from there. An estimate, not a
       # promise: the next batches move the estimate and the spread too.
       def batches_needed(log_ratio:, sd_base:, n_base:, sd_other:, n_other:, alpha:, margin:, cap: BATCHES_CAP)
+        components = [Component.new(weight: 1, variance: sd_base**2, n: n_base), Component.new(weight: 1, variance: sd_other**2, n: n_other)]
+        batches_needed_for(log_ratio: log_ratio, components: components, hosts: 1, alpha: alpha, margin: margin, cap: cap)
+      end
+
+      # The same for any design: components are the variance Components of the estimate, and the k more
+      # batches per runtime are spread evenly over the hosts (k / hosts more in each component).
+      def batches_needed_for(log_ratio:, components:, hosts:, alpha:, margin:, cap: BATCHES_CAP)
         z = Stats.normal_quantile(1 - alpha / 2)
-        se = ->(k) { Math.sqrt(sd_base**2 / (n_base + k) + sd_other**2 / (n_other + k)) }
+        shares = ->(k) { components.map { |c| [c.share(k.fdiv(hosts)), c.n + k.fdiv(hosts) - 1] } }
+        se = ->(parts) { Math.sqrt(parts.sum(0.0, &:first)) }
         decided = ->(half) { decides?(Math.exp(log_ratio - half), Math.exp(log_ratio + half), margin) }
-        normal = first_count(0, cap) { |k| decided.call(z * se.call(k)) }
+        normal = first_count(0, cap) { |k| decided.call(z * se.call(shares.call(k))) }
         return nil if normal.nil?
         first_count(normal, cap) do |k|
-          df = Stats.welch_df(sd_base**2, n_base + k, sd_other**2, n_other + k)
-          df.nil? || decided.call(Stats.t_quantile(1 - alpha / 2, df) * se.call(k))
+          parts = shares.call(k)
+          df = Stats.satterthwaite_df(parts)
+          df.nil? || decided.call(Stats.t_quantile(1 - alpha / 2, df) * se.call(parts))
         end
       end
 
@@ -121,20 +145,26 @@ module Rubyrig
       end
 
       # Why a contrast cannot be tested, or nil.
-      def refusal(base, other)
+      def refusal(contrast)
+        base = contrast[:base]
+        other = contrast[:other]
         [["a baseline batch", base], ["a batch", other]].each do |subject, values|
           bad = values.find { |v| !(v.is_a?(Numeric) && v.finite? && v > 0) }
           return "#{subject} reported #{bad.inspect}; a ratio needs positive values" unless bad.nil?
         end
-        return nil if base.size >= MIN_BATCHES && other.size >= MIN_BATCHES
-        "needs at least #{MIN_BATCHES} ok batches on each side (has #{other.size}, baseline #{base.size})"
+        if base.size < MIN_BATCHES || other.size < MIN_BATCHES
+          return "needs at least #{MIN_BATCHES} ok batches on each side (has #{other.size}, baseline #{base.size})"
+        end
+        return nil unless Strata.several?(contrast) && Strata.usable(Strata.parts(contrast)).empty?
+        "no host has #{MIN_BATCHES} ok batches on each side; batches from several hosts are compared within each host"
       end
 
-      def method_name(m, looks)
+      def method_name(m, looks, hosts = 1)
         parts = []
+        within = (hosts > 1) ? "#{METHOD} within each of #{hosts} hosts, combined" : METHOD
         parts << "#{m} comparisons" if m > 1
         parts << "#{looks} looks" if looks > 1
-        parts.empty? ? METHOD : "#{METHOD}, Bonferroni over #{parts.join(" x ")}"
+        parts.empty? ? within : "#{within}, Bonferroni over #{parts.join(" x ")}"
       end
 
       # Logs are taken relative to the first one, so that identical values (5 and 5.0 alike) have a mean
@@ -146,13 +176,24 @@ module Rubyrig
         LogSample.new(n: values.size, mean: origin + Stats.mean(shifted), variance: Stats.sd(shifted)**2)
       end
 
-      def infer(base, other, alpha, tests, margin)
-        b = log_sample(base)
-        o = log_sample(other)
-        d = o.mean - b.mean
+      # The estimate and its variance components: one host's two samples, or the hosts combined.
+      def design(contrast, each_alpha)
+        return Strata.design(contrast, each_alpha) if Strata.several?(contrast)
+        b = log_sample(contrast[:base])
+        o = log_sample(contrast[:other])
+        components = [Component.new(weight: 1, variance: b.variance, n: b.n), Component.new(weight: 1, variance: o.variance, n: o.n)]
+        Strata::Design.new(log_ratio: o.mean - b.mean, components: components, hosts: 1, strata: nil)
+      end
+
+      def infer(contrast, alpha, tests, margin)
         each_alpha = alpha / tests
-        se = Math.sqrt(b.variance / b.n + o.variance / o.n)
-        df = Stats.welch_df(b.variance, b.n, o.variance, o.n)
+        design = design(contrast, each_alpha)
+        d = design.log_ratio
+        parts = design.components.map { |c| [c.share, c.n - 1] }
+        se = 0.0
+        parts.each { |share, _| se += share }
+        se = Math.sqrt(se)
+        df = Stats.satterthwaite_df(parts)
         if df.nil?
           p_value = d.zero? ? 1.0 : 0.0
           half = 0.0
@@ -161,18 +202,18 @@ module Rubyrig
           half = Stats.t_quantile(1 - each_alpha / 2, df) * se
         end
         ci = [Math.exp(d - half), Math.exp(d + half)].freeze
-        decision, reason = decide(ci, margin) do
-          batches_needed(log_ratio: d, sd_base: Math.sqrt(b.variance), n_base: b.n, sd_other: Math.sqrt(o.variance),
-            n_other: o.n, alpha: each_alpha, margin: margin)
+        decision, reason = decide(ci, margin, design.hosts) do
+          batches_needed_for(log_ratio: d, components: design.components, hosts: design.hosts, alpha: each_alpha, margin: margin)
         end
         {ratio: Math.exp(d), ci: ci, confidence: 1 - each_alpha, p_value: p_value,
-         p_adjusted: [p_value * tests, 1.0].min, decision: decision, reason: reason, df: df}
+         p_adjusted: [p_value * tests, 1.0].min, decision: decision, reason: reason, df: df, hosts: design.strata,
+         heterogeneity: design.strata && Strata.heterogeneity(contrast, alpha: alpha, tests: tests)}
       end
 
       # The decision and its reason; the block estimates the batches still needed when inconclusive. An
       # interval that lies within the margin is equivalent even when it excludes 1.0: the difference is
       # then real but smaller than what the margin says matters.
-      def decide(ci, margin)
+      def decide(ci, margin, hosts = 1)
         lo, hi = ci
         band = format("±%g%%", (margin * 100).round(2))
         shown = format("[%s, %s]", number(lo), number(hi))
@@ -189,7 +230,7 @@ module Rubyrig
         advice = if more.nil?
           "more than #{BATCHES_CAP} more batches per runtime would be needed"
         else
-          "about #{more} more batch#{"es" unless more == 1} per runtime would decide it"
+          "about #{more} more batch#{"es" unless more == 1} per runtime#{" (spread over the #{hosts} hosts)" if hosts > 1} would decide it"
         end
         [:inconclusive, "#{subject}; #{advice}"]
       end

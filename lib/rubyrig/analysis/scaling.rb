@@ -60,8 +60,10 @@ module Rubyrig
         metric = @report.primary_metric(workload)
         runtimes = cells.map(&:runtime).uniq
         family = runtimes.product(values.drop(1)).map do |runtime, value|
-          {runtime: runtime, value: value, base: samples(cells, runtime, param, values.first, metric),
-           other: samples(cells, runtime, param, value, metric)}
+          base = summary(cells, runtime, param, values.first, metric)
+          other = summary(cells, runtime, param, value, metric)
+          {runtime: runtime, value: value, base: base&.values.to_a, other: other&.values.to_a,
+           base_hosts: base&.hosts.to_a, other_hosts: other&.hosts.to_a}
         end
         decision = @report.run.decision
         decided = Contrasts.decide(family, definition: Metrics.fetch(metric), alpha: @alpha, margin: decision.margin(metric),
@@ -78,9 +80,11 @@ module Rubyrig
         Table.new(workload: workload, param: param, fixed: fixed, metric: metric, runtimes: runtimes, rows: rows).freeze
       end
 
-      def samples(cells, runtime, param, value, metric)
+      def samples(cells, runtime, param, value, metric) = summary(cells, runtime, param, value, metric)&.values.to_a
+
+      def summary(cells, runtime, param, value, metric)
         cell = cells.find { |c| c.runtime == runtime && c.params[param] == value }
-        cell ? @report.summary(cell.key, metric)&.values.to_a : []
+        cell && @report.summary(cell.key, metric)
       end
     end
   end

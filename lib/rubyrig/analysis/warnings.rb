@@ -1,6 +1,7 @@
 # What a reader should distrust in a report, one line each with what to do: too few or failed
 # batches, batches that vary a lot, a busy host, GVL metrics on some runtimes only, comparisons that
-# could not be made, and the warnings the runtimes and batches carried themselves.
+# could not be made, shards missing from a merge, hosts that disagree, and the warnings the runtimes
+# and batches carried themselves.
 module Rubyrig
   class Analysis
     class Warnings
@@ -21,7 +22,7 @@ module Rubyrig
 
       def list
         run = @report.run
-        lines = few_batches + failed + variation + host(run) + gvl + not_compared + strict_corrections
+        lines = shards(run) + few_batches + failed + variation + host(run) + disagreeing_hosts + gvl + not_compared + strict_corrections
         lines.concat(run.runtimes.values.flat_map { |r| r["warnings"] || [] })
         lines.concat(@report.trials.flat_map { |t| (t.warnings || []).map { |w| "#{t.cell_key}: #{w}" } })
         lines.uniq
@@ -55,13 +56,14 @@ module Rubyrig
         end
       end
 
-      # A line per cell whose primary metric varies more than CV_LIMIT between batches, or one line for
-      # all of them when there are many (a noisy host makes every cell vary).
+      # A line per cell whose primary metric varies more than CV_LIMIT between batches (within a host),
+      # or one line for all of them when there are many (a noisy host makes every cell vary).
       def variation
         noisy = cells.filter_map do |cell|
           metric = @report.primary_metric(cell.workload)
           summary = @report.summary(cell.key, metric)
-          [cell, Metrics.fetch(metric).label, summary.cv] if summary&.cv && summary.cv > CV_LIMIT
+          cv = summary && within_host_cv(summary)
+          [cell, Metrics.fetch(metric).label, cv] if cv && cv > CV_LIMIT
         end
         advice = "close other programs, pin CPUs with --cpus or add batches"
         limit = (CV_LIMIT * 100).round
@@ -75,12 +77,51 @@ module Rubyrig
         end
       end
 
+      # The CV between batches; for batches from several hosts, that of the noisiest host, since the
+      # hosts' own differences are taken out of every comparison.
+      def within_host_cv(summary)
+        hosts = summary.hosts.to_a
+        return summary.cv if hosts.uniq.size < 2
+        summary.values.zip(hosts).group_by(&:last).values.filter_map { |pairs| Stats.cv(pairs.map(&:first)) }.max
+      end
+
       # Only the load before the run counts: afterwards the benchmark's own processes are in the average.
       def host(run)
-        cores = run.host["cores"] || 1
-        load = run.host["load_average"]
-        return [] unless load&.first && load.first > cores * 0.5
-        [format("the host was busy before the run (load %.2f on %d cores); timings may be noisy", load.first, cores)]
+        run.hosts.filter_map do |id, facts|
+          cores = facts["cores"] || 1
+          load = facts["load_average"]
+          next unless load&.first && load.first > cores * 0.5
+          subject = (run.hosts.size > 1) ? "host #{id} was" : "the host was"
+          format("%s busy before the run (load %.2f on %d cores); timings may be noisy", subject, load.first, cores)
+        end
+      end
+
+      # A merge that lacks shards, or holds one that did not finish.
+      def shards(run)
+        missing = run.missing_shards
+        lines = []
+        unless missing.empty?
+          lines << "#{(missing.size == 1) ? "shard" : "shards"} #{missing.join(", ")} of #{run.shard_count} #{(missing.size == 1) ? "is" : "are"} " \
+            "missing from this merge; its statistics use the other hosts only (run the missing shards and merge again)"
+        end
+        run.shards.reject { |s| s["finished_at"] }.each do |s|
+          lines << "shard #{s["index"]}/#{s["count"]} on host #{s["host_id"]} did not finish (#{s["trials"]} of #{s["planned_batches"]} batches)"
+        end
+        lines
+      end
+
+      # Primary comparisons whose hosts disagree more than their noise explains: the combined ratio then
+      # averages different effects, and the odd host is named.
+      def disagreeing_hosts
+        @report.comparisons.select { |c| c.heterogeneity&.disagree && c.metric == @report.primary_metric(c.workload) }.map do |c|
+          h = c.heterogeneity
+          where = [c.workload, Cell.new(params: c.params).params_label].reject(&:empty?).join(" | ")
+          per_host = c.hosts.select(&:used?).map { |s| format("%s %.3fx", s.host, s.ratio) }.join(", ")
+          odd = (h.odd_hosts.size == 1) ? "host #{h.odd_hosts.first} is the odd one" : "hosts #{h.odd_hosts.join(" and ")} go different ways"
+          format("%s: %s against %s, %s: the hosts disagree more than noise explains (Cochran's Q %.2f on %d df, p=%s corrected): %s; " \
+            "%s, so the combined ratio averages different effects: look at each host", where, c.runtime, c.baseline,
+            Metrics.fetch(c.metric).label, h.q, h.df, (h.p_adjusted < 0.001) ? "<0.001" : format("%.3f", h.p_adjusted), per_host, odd)
+        end
       end
 
       # GVL instrumentation exists on CRuby 3.2+ only, and its hooks cost a little on every thread switch.

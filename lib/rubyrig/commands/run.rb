@@ -1,4 +1,5 @@
-# `rubyrig run FILE` runs an experiment file; `rubyrig run --resume DIR` completes an interrupted run.
+# `rubyrig run FILE` runs an experiment file, or one shard of it (--shard); `rubyrig run --resume DIR`
+# completes an interrupted run.
 module Rubyrig
   module Commands
     class Run < Base
@@ -14,6 +15,7 @@ module Rubyrig
       def call
         dir = nil
         resume = nil
+        shard = nil
         overrides = {}
         parser = OptionParser.new do |opts|
           opts.banner = BANNER
@@ -22,6 +24,11 @@ module Rubyrig
           opts.on("-b", "--batches N", Integer, "override the file's batches per cell (file default: #{Experiment::DEFAULT_BATCHES})") { |n| overrides["batches"] = n }
           opts.on("--seed N", Integer, "override the file's seed (default: random, recorded)") { |n| overrides["seed"] = n }
           opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 (default: the file's cpus, else none)") { |c| overrides["cpus"] = cpu_list("--cpus", c) }
+          opts.on("--shard K/N", "run shard K of N (from 1): every cell, its share of the batches, its own seed; auto or auto/N " \
+            "reads the index (and count) from JOB_COMPLETION_INDEX, CI_NODE_INDEX/CI_NODE_TOTAL or BUILDKITE_PARALLEL_JOB(_COUNT) " \
+            "(default: the whole run); merge the shards with `rubyrig merge`") { |s| shard = Shard.parse(s, env: @settings.env) }
+          opts.on("--host-id ID", "the host the batches are recorded under, a block of the statistics when shards are merged " \
+            "(default: RUBYRIG_HOST_ID, else the hostname)") { |id| @settings.host_id = host_id(id) }
           diagnostics_options(opts, overrides)
           decision_options(opts, overrides)
           cpu_split_options(opts)
@@ -45,16 +52,40 @@ module Rubyrig
         end
         experiment = Experiment.from_source(source, base_dir: File.dirname(File.expand_path(path)))
         raw = source.data
-        dir ||= default_results_dir(experiment.name)
-        execute(dir) { runner(experiment, raw).start(dir, command: "run", command_line: command_line) }
+        check_shard!(shard, experiment, raw, path) if shard
+        dir ||= default_results_dir(shard ? "#{experiment.name}-shard-#{shard.index}-of-#{shard.count}" : experiment.name)
+        execute(dir) { runner(experiment, raw).start(dir, command: "run", command_line: command_line, shard: shard) }
       end
 
       private
+
+      def host_id(text)
+        return text if text.match?(/\A[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}\z/)
+        raise UsageError, "--host-id must be 1 to 63 letters, digits, '.', '_', ':' or '-', got '#{text}'"
+      end
+
+      # Every shard must plan from the same seed, and each host needs enough batches per cell of its own.
+      def check_shard!(shard, experiment, raw, path)
+        unless raw.is_a?(Hash) && raw.key?("seed")
+          raise UsageError, "--shard needs the run's seed, the same on every shard: add `seed:` to #{path} or give --seed N"
+        end
+        if experiment.decision.until_decided
+          raise UsageError, "--shard runs a fixed share of the batches; drop --until decided (or `until:`) from sharded runs"
+        end
+        share = shard.batches(experiment.batches)
+        return if share >= Analysis::Inference::MIN_BATCHES
+        most = experiment.batches / Analysis::Inference::MIN_BATCHES
+        raise UsageError, "shard #{shard.label} would run #{share} of #{experiment.batches} batches per cell, and each host needs at least " \
+          "#{Analysis::Inference::MIN_BATCHES}: raise batches to #{Analysis::Inference::MIN_BATCHES * shard.count} or use at most #{[most, 1].max} shards"
+      end
 
       # The experiment and the http CPU split come from the run itself; a flag given now wins.
       def resume_run(dir)
         store = Store.open(dir)
         run = RunMeta.new(store.meta)
+        if run.merged?
+          raise UsageError, "#{dir} is a merge of shards; resume the shard that did not finish (rubyrig run --resume SHARD_DIR), then merge again"
+        end
         experiment = Experiment.from_data(run.experiment, label: "#{dir}/run.json",
           base_dir: run.experiment_base_dir || Dir.pwd)
         @settings.server_cpus ||= run.cpu_settings.server_cpus

@@ -1,18 +1,20 @@
 # Expands an experiment into cells and batches, in a seeded random interleaved order: each round runs
 # every cell once, shuffled, so that drift on the host spreads evenly over the runtimes. A trace or a
 # profile adds one diagnostic batch per cell after the measured rounds; those are never in statistics.
+# A shard's plan has every cell, its share of the rounds, its own seed and batch numbers that no other
+# shard of the run uses, so that merged shards keep unique batch ids.
 module Rubyrig
   class Plan
     # One measurement of a cell in fresh processes; the unit of statistics.
-    Batch = Struct.new(:id, :cell, :number, :round, :diagnostic, keyword_init: true) do
-      def to_h = {id: id, cell: cell.index, number: number, round: round, diagnostic: diagnostic}.compact
+    Batch = Struct.new(:id, :cell, :number, :round, :diagnostic, :shard, keyword_init: true) do
+      def to_h = {id: id, cell: cell.index, number: number, round: round, diagnostic: diagnostic, shard: shard}.compact
     end
 
     attr_reader :cells, :batches, :seed
 
     # effective: (workload, params) -> the parameters with the driver's defaults merged, recorded per
-    # cell so that a report never depends on today's defaults.
-    def self.build(experiment, effective: ->(_workload, params) { params })
+    # cell so that a report never depends on today's defaults. shard: a Shard, or nil for a whole run.
+    def self.build(experiment, effective: ->(_workload, params) { params }, shard: nil)
       cells = []
       experiment.workloads.each do |workload|
         workload.param_combinations.each do |params|
@@ -22,20 +24,25 @@ module Rubyrig
           end
         end
       end
-      rng = Random.new(experiment.seed)
-      batches = (1..experiment.batches).flat_map do |round|
+      rounds = shard ? shard.batches(experiment.batches) : experiment.batches
+      first = shard ? shard.first_number(experiment.batches) : 1
+      seed = shard ? shard.seed(experiment.seed) : experiment.seed
+      rng = Random.new(seed)
+      batches = (1..rounds).flat_map do |round|
+        number = first + round - 1
         cells.shuffle(random: rng).map do |cell|
-          Batch.new(id: "c#{cell.index}-b#{round}", cell: cell, number: round, round: round).freeze
+          Batch.new(id: "c#{cell.index}-b#{number}", cell: cell, number: number, round: round, shard: shard&.index).freeze
         end
       end
       diagnostics = [experiment.trace && "trace", experiment.profile && "profile"].compact
       diagnostics.each_with_index do |kind, i|
-        round = experiment.batches + i + 1
+        round = rounds + i + 1
         batches += cells.shuffle(random: rng).map do |cell|
-          Batch.new(id: "c#{cell.index}-#{kind}", cell: cell, number: 0, round: round, diagnostic: kind).freeze
+          Batch.new(id: "c#{cell.index}-#{kind}#{"-s#{shard.index}" if shard}", cell: cell, number: 0, round: round,
+            diagnostic: kind, shard: shard&.index).freeze
         end
       end
-      new(cells, batches, experiment.seed)
+      new(cells, batches, seed)
     end
 
     # The plan exactly as recorded in a run's metadata.
@@ -46,7 +53,7 @@ module Rubyrig
       end
       batches = hash.fetch("order").map do |b|
         Batch.new(id: b["id"], cell: cells.fetch(b["cell"]), number: b["number"], round: b["round"],
-          diagnostic: b["diagnostic"]).freeze
+          diagnostic: b["diagnostic"], shard: b["shard"]).freeze
       end
       new(cells, batches, hash["seed"])
     end
@@ -71,7 +78,8 @@ module Rubyrig
         end
       end
       moved = diagnostic.each_with_index.map do |b, i|
-        Batch.new(id: b.id, cell: b.cell, number: b.number, round: to_round + 1 + i / [cells.size, 1].max, diagnostic: b.diagnostic).freeze
+        Batch.new(id: b.id, cell: b.cell, number: b.number, round: to_round + 1 + i / [cells.size, 1].max, diagnostic: b.diagnostic,
+          shard: b.shard).freeze
       end
       Plan.new(cells, measured + added + moved, seed)
     end

@@ -18,7 +18,7 @@ module Rubyrig
       def render
         CSV.generate do |csv|
           csv << HEADER
-          rows = cell_rows + connection_mode_rows + rails_rows + sweep_rows + yjit_rows + profile_rows + trace_rows +
+          rows = cell_rows + host_rows + connection_mode_rows + rails_rows + sweep_rows + yjit_rows + profile_rows + trace_rows +
             latency_rows + batch_error_rows + grid_rows + jobs_rows + memory_speed_rows + gvl_rows + warning_rows
           rows.each { |row| csv << HEADER.map { |column| row[column.to_sym] } }
         end
@@ -33,6 +33,21 @@ module Rubyrig
           {section: "cell", runtime: s.runtime, workload: s.workload, params: Format.params(s.params), metric: s.metric,
            unit: s.unit, n: s.n, median: s.median, mean: s.mean, sd: s.sd, cv: s.cv, p10: s.p10, p90: s.p90,
            min: s.min, max: s.max, verdict: verdict, detail: c&.reason}.merge(contrast(c))
+        end
+      end
+
+      # Each host's side of a comparison from a merged run, then whether the hosts agree.
+      def host_rows
+        @report.comparisons.select(&:hosts).flat_map do |c|
+          common = {runtime: c.runtime, workload: c.workload, params: Format.params(c.params), metric: c.metric, unit: c.unit}
+          hosts = c.hosts.map do |h|
+            common.merge(section: "host", n: h.n, ratio: h.ratio, ci_low: h.ci&.first, ci_high: h.ci&.last,
+              detail: "host #{h.host}; baseline n=#{h.baseline_n}#{"; #{h.reason}" unless h.used?}")
+          end
+          h = c.heterogeneity
+          next hosts unless h
+          hosts + [common.merge(section: "heterogeneity", p_value: h.p_value, p_adjusted: h.p_adjusted,
+            verdict: h.disagree ? "hosts disagree" : "hosts agree", detail: Format.heterogeneity(h))]
         end
       end
 

@@ -69,6 +69,17 @@ module Rubyrig
 
       def params(hash) = hash.empty? ? "" : hash.map { |k, v| "#{k}=#{v}" }.join(" ")
 
+      # One host's side of a comparison: "1.102x [1.050, 1.160]", or why the host was left out.
+      def host_ratio(stratum) = stratum.used? ? "#{ratio(stratum.ratio)} #{ci(stratum.ci)}" : stratum.reason
+
+      # "hosts agree (Cochran's Q 0.02 on 1 df, p=0.905 corrected)", with the odd host when they disagree.
+      def heterogeneity(h)
+        return "hosts not tested for agreement (a host's batches do not vary)" if h.nil?
+        text = format("hosts %s (Cochran's Q %.2f on %d df, p=%s corrected)", h.disagree ? "disagree" : "agree", h.q, h.df, p_value(h.p_adjusted))
+        return text unless h.disagree
+        text + ((h.odd_hosts.size == 1) ? "; odd host: #{h.odd_hosts.first}" : "; each host's ratio counts, not the combined one")
+      end
+
       # "ratio to system, 98.3% interval (Welch t on log values, Bonferroni over 3 comparisons),
       # equivalent within ±2%": how the comparisons of one table were decided; nil without any.
       def method_line(comparisons, baseline)

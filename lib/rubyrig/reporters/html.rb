@@ -119,7 +119,7 @@ module Rubyrig
           primary = @report.primary_metric(workload)
           plot = @figures.distributions.find { |d| d.workload == workload && d.params == params }
           tables = ([primary] + Metrics.headline(primary)).filter_map { |m| metric_table(cells, m) }
-          "<h2>#{esc(title)}</h2>#{Charts::Distribution.render(plot, @styles) if plot}#{tables.join}"
+          "<h2>#{esc(title)}</h2>#{Charts::Distribution.render(plot, @styles) if plot}#{tables.first}#{host_table(cells, primary)}#{tables.drop(1).join}"
         end.join
       end
 
@@ -142,6 +142,21 @@ module Rubyrig
         return nil if rows.empty?
         direction = definition.higher_is_better ? "higher is better" : "lower is better"
         "<h3>#{esc(definition.label)} <span class=\"muted\">(#{direction})</span></h3><table><tr><th>runtime</th><th>n</th><th>median</th><th>sd</th><th>CV</th><th>ratio [interval]</th><th>p (corrected)</th><th>verdict</th></tr>#{rows.join}</table>"
+      end
+
+      # Each host's ratio beside the combined one, and whether the hosts agree (merged runs only).
+      def host_table(cells, metric)
+        compared = cells.filter_map { |c| @report.comparison(c.runtime, c.workload, c.params, metric) }.select(&:hosts)
+        return "" if compared.empty?
+        rows = compared.flat_map do |c|
+          c.hosts.map do |h|
+            "<tr><td class=\"label\"><code>#{esc(c.runtime)}</code></td><td class=\"label\"><code>#{esc(h.host)}</code></td>" \
+              "<td class=\"num\">#{h.n}/#{h.baseline_n}</td><td class=\"num\">#{esc(Format.host_ratio(h))}</td></tr>"
+          end
+        end
+        agreement = compared.map { |c| "<li><code>#{esc(c.runtime)}</code>: #{esc(Format.heterogeneity(c.heterogeneity))}</li>" }
+        "<h3>By host <span class=\"muted\">(each runtime against <code>#{esc(@report.baseline)}</code> on the same host; the table above combines them)</span></h3>" \
+          "<table><tr><th>runtime</th><th>host</th><th>n</th><th>ratio [interval]</th></tr>#{rows.join}</table><ul>#{agreement.join}</ul>"
       end
 
       # A FigureTables table as HTML.

@@ -20,12 +20,13 @@ module Rubyrig
           "run" => {
             "name" => run.name, "created_at" => run.created_at, "finished_at" => run.finished_at,
             "baseline" => run.baseline, "seed" => run.seed, "host" => run.host,
-            "runtimes" => run.runtimes, "workloads" => run.to_h["workloads"], "command_line" => run.command_line
+            "runtimes" => run.runtimes, "workloads" => run.to_h["workloads"], "command_line" => run.command_line,
+            "hosts" => run.hosts, "shards" => run.shards, "missing_shards" => run.missing_shards
           },
           "batches" => {"total" => @report.trials.size, "failed" => @report.failed_trials.size},
           "primary_metrics" => @report.primary,
-          "summaries" => @report.summaries.map { |s| stringify(s.to_h.except(:values)) },
-          "comparisons" => @report.comparisons.map { |c| stringify(c.to_h) },
+          "summaries" => @report.summaries.map { |s| stringify(s.to_h.except(:values, :hosts)) },
+          "comparisons" => @report.comparisons.map { |c| Analysis::Figures.plain(c) },
           "http" => @report.http.to_h,
           "sweeps" => @report.sweeps.map { |t| sweep(t) },
           "yjit_memory" => @report.yjit_memory.map { |r| stringify(r.to_h) },

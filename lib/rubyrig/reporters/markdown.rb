@@ -38,9 +38,12 @@ module Rubyrig
       private
 
       def environment(run)
-        host = run.host
         lines = ["**Environment**", ""]
-        lines << "- Host: #{host["cpu_model"]}, #{host["cores"]} cores, Linux #{host["kernel"]}, governor #{host["governor"]}, turbo #{host["turbo"]}"
+        run.hosts.each do |id, host|
+          shard = run.shards.find { |s| s["host_id"] == id }
+          where = run.merged? ? "Host `#{id}`#{" (shard #{shard["index"]}/#{shard["count"]})" if shard}" : "Host"
+          lines << "- #{where}: #{host["cpu_model"]}, #{host["cores"]} cores, Linux #{host["kernel"]}, governor #{host["governor"]}, turbo #{host["turbo"]}"
+        end
         run.runtimes.each do |label, r|
           extras = []
           extras << "flags `#{r["ruby_flags"].join(" ")}`" unless r["ruby_flags"].to_a.empty?
@@ -94,6 +97,22 @@ module Rubyrig
         reasons = compared.select(&:reason)
         reasons.each { |c| lines << "- `#{c.runtime}`#{" (#{Format.params(c.params)})" unless c.params.empty?}: #{c.verdict}: #{c.reason}" }
         lines << "" unless reasons.empty?
+        lines.concat(host_table(compared.select(&:hosts)))
+      end
+
+      # Each host's ratio beside the combined one above, and whether the hosts agree.
+      def host_table(compared)
+        return [] if compared.empty?
+        lines = ["Per host (each runtime against `#{@report.baseline}` on the same host; the table above combines them):", "",
+          "| params | runtime | host | n | ratio [interval] |", "|---|---|---|--:|---|"]
+        compared.each do |c|
+          c.hosts.each do |h|
+            lines << "| #{Format.params(c.params)} | `#{c.runtime}` | `#{h.host}` | #{h.n}/#{h.baseline_n} | #{Format.host_ratio(h)} |"
+          end
+        end
+        lines << ""
+        compared.each { |c| lines << "- `#{c.runtime}`#{" (#{Format.params(c.params)})" unless c.params.empty?}: #{Format.heterogeneity(c.heterogeneity)}" }
+        lines << ""
         lines
       end
 

@@ -45,6 +45,10 @@ module Rubyrig
         comparisons(cells, primary).select(&:reason).each do |c|
           out << "    #{c.runtime}: #{paint(c.verdict, VERDICT_COLORS.fetch(c.verdict, :dim))}: #{c.reason}"
         end
+        comparisons(cells, primary).select(&:hosts).each do |c|
+          per_host = c.hosts.map { |h| "#{h.host} #{Format.host_ratio(h)} (n=#{h.n}/#{h.baseline_n})" }.join(" · ")
+          out << "    #{c.runtime} by host: #{per_host}; #{Format.heterogeneity(c.heterogeneity)}"
+        end
         Metrics.headline(primary).each do |metric|
           next unless cells.any? { |c| @report.summary(c.key, metric) }
           out << "  #{Metrics.fetch(metric).label}"

@@ -58,6 +58,27 @@ module Rubyrig
 
     def host = @hash["host"] || {}
 
+    # The host a trial without a host id of its own ran on (runs before host ids were recorded).
+    def host_id = host["host_id"] || host["hostname"]
+
+    # host id => host facts: every host of a merged run, else the run's one host.
+    def hosts = @hash["hosts"] || (host.empty? ? {} : {host_id => host})
+
+    def experiment_digest = @hash["experiment_digest"]
+
+    # {"index", "count", "seed", "run_seed", "batches", "total_batches"} of a shard's run, else nil.
+    def shard = @hash["shard"]
+
+    # A run written by `rubyrig merge`: its shards (index, count, seed, host_id, dir, created_at,
+    # finished_at, planned and recorded batches) and the shard count the run was split into.
+    def merged? = command == "merge"
+
+    def shards = @hash["shards"] || []
+
+    def shard_count = @hash["shard_count"]
+
+    def missing_shards = @hash["missing_shards"] || []
+
     def host_after = @hash["host_after"] || {}
 
     def bundles = @hash["bundles"] || []

@@ -1,9 +1,10 @@
-# The record of one executed batch: status, metrics, probe facts, samples and artifacts.
+# The record of one executed batch: status, metrics, probe facts, samples, artifacts and the host it ran
+# on (the block of the statistics when a run's batches come from several hosts).
 module Rubyrig
   Trial = Struct.new(
     :batch_id, :cell_key, :runtime, :workload, :params, :batch, :round, :diagnostic,
     :status, :reason, :started_at, :finished_at, :duration_s,
-    :metrics, :facts, :samples, :artifacts, :warnings,
+    :metrics, :facts, :samples, :artifacts, :warnings, :host_id,
     keyword_init: true
   )
 

@@ -25,6 +25,31 @@ class AnalysisTest < Minitest::Test
     assert_equal "base", c.baseline
   end
 
+  # Batches 1-3 on one host and 4-6 on another 30% slower: compared within each host, no variation
+  # warning from the hosts' gap, and a warning naming the hosts when their effects go opposite ways.
+  def test_a_run_from_two_hosts_is_compared_within_each_host
+    meta = synthetic_meta(batches: 6)
+    slow = ->(n) { (n > 3) ? 1.3 : 1.0 }
+    same = ->(runtime, _params, n) { 10.0 * slow.call(n) * (1 + 0.001 * n) * ((runtime == "fast") ? 1.1 : 1.0) }
+    hosts = ->(trials) { trials.map { |t| Rubyrig::Trial.new(**t.to_h, host_id: (t.batch > 3) ? "b" : "a") } }
+    report = Rubyrig::Analysis.new.analyze(meta: meta, trials: hosts.call(synthetic_trials(meta, same)))
+    c = report.comparison("fast", "builtin:nbody", {"n" => 1}, "iterations_per_s")
+    assert_equal %w[a b], c.hosts.map(&:host)
+    assert_equal "faster", c.verdict
+    refute c.heterogeneity.disagree
+    assert_empty report.warnings.grep(/varies a lot|disagree/)
+
+    opposite = ->(runtime, _params, n) {
+      10.0 * slow.call(n) * (1 + 0.001 * n) * (if runtime == "fast"
+                                                 (n > 3) ? 0.8 : 1.2
+                                               else
+                                                 1.0
+      end)
+    }
+    report = Rubyrig::Analysis.new.analyze(meta: meta, trials: hosts.call(synthetic_trials(meta, opposite)))
+    assert_equal 1, report.warnings.grep(/fast against base, iterations\/s: the hosts disagree more than noise explains .*a 1\.200x, b 0\.800x; hosts a and b go different ways/).size
+  end
+
   def test_memory_changes_are_higher_or_lower_not_faster
     report = synthetic_report(values: {"base" => [10.0, 10.1, 9.9, 10.05, 9.95], "fast" => [1200.0, 1210.0, 1190.0, 1205.0, 1195.0]})
     c = report.comparison("fast", "builtin:nbody", {"n" => 1}, "peak_rss_bytes")

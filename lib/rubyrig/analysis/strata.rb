@@ -1,0 +1,123 @@
+# The host as a block: one comparison whose batches come from several hosts is made within each host
+# and combined, and the hosts' disagreement is tested. Pure functions on log batch values, used by
+# Inference (docs/statistics.md, "Several hosts", has the reasoning and the simulations).
+#
+# - Within host h: d_h = mean(log other_h) - mean(log base_h), v_h = s_bh^2 / n_bh + s_oh^2 / n_oh,
+#   df_h by Welch-Satterthwaite. A host with fewer than 2 ok batches on a side is left out.
+# - Combined: d = sum(w_h d_h) with fixed weights w_h proportional to n_bh n_oh / (n_bh + n_oh) (equal
+#   for equal batch counts), so var(d) = sum(w_h^2 v_h) and its degrees of freedom follow from
+#   Satterthwaite over every host's two variance estimates. The weights depend on batch counts only,
+#   never on the measured spreads, which 2 to 5 batches per host estimate too roughly to weigh by.
+# - Heterogeneity: Cochran's Q = sum((d_h - d_iv)^2 / v_h) around the inverse-variance mean d_iv, and
+#   its p-value from Welch's (1951) F approximation, which allows for v_h being estimated from few
+#   batches (a chi-square reference would raise false alarms). With 3 or more hosts the odd host is
+#   the one furthest from the others (leave-one-out, in standard errors); with 2, both are named.
+module Rubyrig
+  class Analysis
+    module Strata
+      # One host's side of a comparison. weight and df are nil, and reason says why, when left out.
+      Stratum = Struct.new(:host, :ratio, :ci, :n, :baseline_n, :df, :weight, :reason, keyword_init: true) do
+        def used? = reason.nil?
+      end
+
+      # Cochran's Q on df = hosts - 1 with Welch's F statistic and its denominator df; p_adjusted is
+      # corrected like the family's comparisons; disagree when p_adjusted < alpha.
+      Heterogeneity = Struct.new(:q, :df, :f, :df_denominator, :p_value, :p_adjusted, :disagree, :odd_hosts,
+        keyword_init: true)
+
+      # The combined log ratio and the variance components it is made of: each [weight, variance, n].
+      Design = Struct.new(:log_ratio, :components, :hosts, :strata, keyword_init: true)
+
+      # A host's log samples and its own contrast.
+      Part = Struct.new(:host, :base, :other, :log_ratio, :variance, :df, keyword_init: true)
+
+      module_function
+
+      # True when a contrast's batches come from more than one host.
+      def several?(contrast)
+        hosts = contrast[:base_hosts]
+        others = contrast[:other_hosts]
+        !hosts.nil? && !others.nil? && (hosts + others).uniq.size > 1
+      end
+
+      # Hosts with enough batches on both sides, each as a Part, in the order of their names.
+      def parts(contrast)
+        grouped = ->(values, hosts) { values.zip(hosts).group_by(&:last).transform_values { |pairs| pairs.map(&:first) } }
+        base = grouped.call(contrast[:base], contrast[:base_hosts])
+        other = grouped.call(contrast[:other], contrast[:other_hosts])
+        (base.keys | other.keys).sort_by(&:to_s).map do |host|
+          b = base.fetch(host, [])
+          o = other.fetch(host, [])
+          next Part.new(host: host, base: b, other: o) if b.size < Inference::MIN_BATCHES || o.size < Inference::MIN_BATCHES
+          bs = Inference.log_sample(b)
+          os = Inference.log_sample(o)
+          Part.new(host: host, base: b, other: o, log_ratio: os.mean - bs.mean,
+            variance: bs.variance / bs.n + os.variance / os.n,
+            df: Stats.satterthwaite_df([[bs.variance / bs.n, bs.n - 1], [os.variance / os.n, os.n - 1]]))
+        end
+      end
+
+      def usable(parts) = parts.reject { |p| p.log_ratio.nil? }
+
+      # The combined contrast at per-comparison level each_alpha, with every host's own interval.
+      def design(contrast, each_alpha)
+        all = parts(contrast)
+        used = usable(all)
+        sizes = used.map { |p| p.base.size * p.other.size / (p.base.size + p.other.size).to_f }
+        total = sizes.sum
+        weights = used.zip(sizes).to_h { |p, size| [p.host, size / total] }
+        components = used.flat_map do |p|
+          w = weights[p.host]
+          [Inference::Component.new(weight: w, variance: Inference.log_sample(p.base).variance, n: p.base.size),
+            Inference::Component.new(weight: w, variance: Inference.log_sample(p.other).variance, n: p.other.size)]
+        end
+        log_ratio = used.sum { |p| weights[p.host] * p.log_ratio }
+        Design.new(log_ratio: log_ratio, components: components, hosts: used.size,
+          strata: all.map { |p| stratum(p, weights[p.host], each_alpha) }.freeze)
+      end
+
+      def stratum(part, weight, each_alpha)
+        if part.log_ratio.nil?
+          return Stratum.new(host: part.host, n: part.other.size, baseline_n: part.base.size,
+            reason: "left out: needs #{Inference::MIN_BATCHES} ok batches on each side").freeze
+        end
+        half = part.df ? Stats.t_quantile(1 - each_alpha / 2, part.df) * Math.sqrt(part.variance) : 0.0
+        Stratum.new(host: part.host, ratio: Math.exp(part.log_ratio),
+          ci: [Math.exp(part.log_ratio - half), Math.exp(part.log_ratio + half)].freeze,
+          n: part.other.size, baseline_n: part.base.size, df: part.df, weight: weight).freeze
+      end
+
+      # Welch's (1951) test that the hosts' log ratios are equal, or nil with fewer than 2 usable hosts or
+      # a host whose spread is zero (nothing to weigh by). tests: the family's Bonferroni factor.
+      def heterogeneity(contrast, alpha:, tests:)
+        used = usable(parts(contrast))
+        return nil if used.size < 2 || used.any? { |p| p.variance <= 0 || p.df.nil? }
+        k = used.size
+        w = used.map { |p| 1.0 / p.variance }
+        total = w.sum
+        mean = used.each_with_index.sum { |p, i| w[i] * p.log_ratio } / total
+        q = used.each_with_index.sum { |p, i| w[i] * (p.log_ratio - mean)**2 }
+        lambda = used.each_with_index.sum { |p, i| (1 - w[i] / total)**2 / p.df }
+        f = (q / (k - 1)) / (1 + 2.0 * (k - 2) * lambda / (k * k - 1))
+        df2 = (k * k - 1) / (3.0 * lambda)
+        p_value = Stats.f_upper_tail(f, k - 1, df2)
+        p_adjusted = [p_value * tests, 1.0].min
+        Heterogeneity.new(q: q, df: k - 1, f: f, df_denominator: df2, p_value: p_value, p_adjusted: p_adjusted,
+          disagree: p_adjusted < alpha, odd_hosts: odd_hosts(used).freeze).freeze
+      end
+
+      # The host furthest from the inverse-variance mean of the others, in standard errors; both hosts
+      # when there are only two (each is as far from the other).
+      def odd_hosts(used)
+        return used.map(&:host) if used.size == 2
+        odd = used.max_by do |p|
+          others = used - [p]
+          weight = others.sum { |o| 1.0 / o.variance }
+          mean = others.sum { |o| o.log_ratio / o.variance } / weight
+          (p.log_ratio - mean).abs / Math.sqrt(p.variance + 1.0 / weight)
+        end
+        [odd.host]
+      end
+    end
+  end
+end
