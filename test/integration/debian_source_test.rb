@@ -65,4 +65,23 @@ class DebianSourceTest < Minitest::Test
     _out, err, exit = Rubyrig::Child.capture(["apt-get", "-s", "-q", "install", *packages], timeout_s: 120)
     assert exit.success?, "apt cannot install the declared build dependencies here: #{err}"
   end
+
+  # Debian's patches touch configure.ac, so make would run autoconf and a second whole configure; the
+  # builder regenerates configure first, so that configure runs once.
+  def test_a_patched_configure_ac_gets_its_configure_regenerated_before_configure_runs
+    dsc = Dir.glob(File.join(cache_dir, "sources", "ruby3.3_*.dsc")).max
+    needs(dsc, "no ruby3.3 .dsc in #{cache_dir}/sources; run bin/setup-rubies")
+    needs(Rubyrig::Which.find("autoconf"), "autoconf is not installed (debhelper, which the .dsc declares, brings it)")
+    src = File.join(tmpdir, "src")
+    _out, err, exit = Rubyrig::Child.capture(["dpkg-source", "-x", dsc, src], timeout_s: 300)
+    assert exit.success?, err
+    configure = File.join(src, "configure")
+    assert_operator File.mtime(File.join(src, "configure.ac")), :>, File.mtime(configure), "Debian's patches no longer touch configure.ac"
+    progress = Rubyrig::Runtimes::BuildProgress.new(io: io = StringIO.new, tty: false)
+    builder = Rubyrig::Runtimes::Builder.new(cache_dir: tmpdir, env: ENV.to_h, progress: progress, packages: nil)
+    log = Rubyrig::Runtimes::BuildLog.new(path: File.join(tmpdir, "build.log"), progress: progress, env: {})
+    builder.send(:regenerate_configure, src, log)
+    assert_operator File.mtime(configure), :>=, File.mtime(File.join(src, "configure.ac"))
+    assert_match(/autoconf: configure\.ac is newer than configure/, io.string)
+  end
 end

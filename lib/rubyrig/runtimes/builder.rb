@@ -189,12 +189,7 @@ module Rubyrig
 
       def install_with_make(source, request, work, log, args)
         src = source.unpack(File.join(work, "src"))
-        unless File.exist?(File.join(src, "configure"))
-          deps = BuildDeps.new(path: build_env["PATH"], root: @root)
-          deps.check!([BuildDeps::AUTOCONF, BuildDeps::BISON])
-          @progress.phase("autogen", "the source has no configure script")
-          log.run([File.join(src, "autogen.sh")], chdir: src)
-        end
+        regenerate_configure(src, log)
         @progress.phase("configure", args.join(" "))
         log.run([File.join(src, "configure"), *args], chdir: src)
         @progress.phase("make", "-j#{jobs(request)}")
@@ -203,6 +198,25 @@ module Rubyrig
         @progress.phase("install", "make install into a staging directory")
         log.run(["make", "install", "DESTDIR=#{stage}"], chdir: src)
         move_into_place(File.join(stage, prefix(request.name)), prefix(request.name), work)
+      end
+
+      # A source without configure gets one from autogen.sh. One whose configure.ac is newer than its
+      # configure (Debian's patches touch configure.ac) gets autoconf now, as make would do after a
+      # whole configure run, so that configure runs once.
+      def regenerate_configure(src, log)
+        configure = File.join(src, "configure")
+        missing = !File.exist?(configure)
+        stale = !missing && File.exist?(File.join(src, "configure.ac")) && File.mtime(File.join(src, "configure.ac")) > File.mtime(configure)
+        return unless missing || stale
+        deps = BuildDeps.new(path: build_env["PATH"], root: @root)
+        deps.check!([BuildDeps::AUTOCONF, BuildDeps::BISON])
+        if missing
+          @progress.phase("autogen", "the source has no configure script")
+          log.run([File.join(src, "autogen.sh")], chdir: src)
+        else
+          @progress.phase("autoconf", "configure.ac is newer than configure (patched)")
+          log.run(["autoconf", "-o", "configure"], chdir: src)
+        end
       end
 
       # Swaps the staged tree in with renames, so the prefix is either the old build or the new one.
