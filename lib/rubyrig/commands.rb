@@ -6,6 +6,7 @@ module Rubyrig
     autoload :Compare, "rubyrig/commands/compare"
     autoload :Demo, "rubyrig/commands/demo"
     autoload :Doctor, "rubyrig/commands/doctor"
+    autoload :Install, "rubyrig/commands/install"
     autoload :Report, "rubyrig/commands/report"
     autoload :Run, "rubyrig/commands/run"
     autoload :Runtimes, "rubyrig/commands/runtimes"

@@ -7,6 +7,7 @@ module Rubyrig
     autoload :BuildProgress, "rubyrig/runtimes/build_progress"
     autoload :Builder, "rubyrig/runtimes/builder"
     autoload :Catalog, "rubyrig/runtimes/catalog"
+    autoload :DebianJruby, "rubyrig/runtimes/debian_jruby"
     autoload :DebianSource, "rubyrig/runtimes/debian_source"
     autoload :Diagnostics, "rubyrig/runtimes/diagnostics"
     autoload :Discovery, "rubyrig/runtimes/discovery"
