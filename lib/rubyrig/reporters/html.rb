@@ -181,10 +181,11 @@ module Rubyrig
           "<tr><td class=\"label\"><code>#{esc(label)}</code></td><td class=\"num\">#{d.n}</td><td class=\"num\">#{d.with_errors}</td>" +
             %w[latency_p50_s latency_p99_s latency_p999_s].map { |k| "<td class=\"num\">#{Format.seconds(m[k])}</td>" }.join +
             "<td class=\"num\">#{Format.significant(m["error_count"])}</td><td class=\"num\">#{Format.seconds(m["boot_s"])}</td>" \
-            "<td class=\"num\">#{Format.percent(m["server_cpu_fraction"])}</td><td class=\"num\">#{Format.percent(m["load_cpu_fraction"])}</td></tr>"
+            "<td class=\"num\">#{Format.percent(m["server_cpu_fraction"])}</td><td class=\"num\">#{Format.percent(m["load_cpu_fraction"])}</td>" \
+            "<td>#{esc(d.load_generator || "n/a")}</td></tr>"
         end
         html = "<h3>HTTP details</h3><p class=\"muted\">Medians over ok batches.</p><table><tr><th>cell</th><th>n</th><th>with errors</th>" \
-          "<th>p50</th><th>p99</th><th>p99.9</th><th>errors</th><th>boot</th><th>server CPU</th><th>load CPU</th></tr>#{cells.join}</table>"
+          "<th>p50</th><th>p99</th><th>p99.9</th><th>errors</th><th>boot</th><th>server CPU</th><th>load CPU</th><th>measured by</th></tr>#{cells.join}</table>"
         unless derived.connection_modes.empty?
           rows = derived.connection_modes.map do |c|
             result = c.reason ? "<td>n/a</td><td></td><td class=\"verdict-cell\">#{Html.verdict_html(c.verdict)} #{esc(c.reason)}</td>" :
