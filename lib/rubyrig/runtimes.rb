@@ -15,6 +15,7 @@ module Rubyrig
     autoload :Interpreter, "rubyrig/runtimes/interpreter"
     autoload :Jemalloc, "rubyrig/runtimes/jemalloc"
     autoload :Launch, "rubyrig/runtimes/launch"
+    autoload :PrepareStep, "rubyrig/runtimes/prepare_step"
     autoload :ProbeIseq, "rubyrig/runtimes/probe_iseq"
     autoload :RubyBuild, "rubyrig/runtimes/ruby_build"
     autoload :Shim, "rubyrig/runtimes/shim"

@@ -72,6 +72,19 @@ module Rubyrig
 
       def self.rackup(workload) = workload.options["rackup"] || workload.target
 
+      # The app's `prepare:` step (e.g. bin/rails db:prepare) runs in its directory, in production.
+      def self.prepare_dir(workload) = File.dirname(rackup(workload))
+
+      def self.prepare_env(_workload) = production_env({})
+
+      # Production mode for Rack and Rails; a throwaway secret so that a Rails app boots in production
+      # (unless the runtime's environment gives one).
+      def self.production_env(runtime_env)
+        env = {"RACK_ENV" => "production", "RAILS_ENV" => "production", "RAILS_LOG_LEVEL" => "warn"}
+        env["SECRET_KEY_BASE"] = SecureRandom.hex(64) unless runtime_env["SECRET_KEY_BASE"]
+        env
+      end
+
       # A warning when the load generator kept its CPUs busy: then it, not the server, may set the pace.
       # The stop comes after the measured run, so its numbers stand; what is lost is the probe facts of
       # any process that was killed. Ruby's own deadlock report in Puma's log is named when present.
@@ -149,12 +162,7 @@ module Rubyrig
         end
       end
 
-      # Production mode for Rack and Rails; a throwaway secret so that a Rails app boots in production.
-      def server_env
-        env = {"RACK_ENV" => "production", "RAILS_ENV" => "production", "RAILS_LOG_LEVEL" => "warn"}
-        env["SECRET_KEY_BASE"] = SecureRandom.hex(64) unless @context.launch.env["SECRET_KEY_BASE"]
-        env
-      end
+      def server_env = self.class.production_env(@context.launch.env)
 
       def result(outcome, server, measured, warmup, server_cpu, split, generator)
         metrics = http_metrics(measured, warmup, server, server_cpu, split, generator)
