@@ -279,6 +279,15 @@ module Rubyrig
         "<h2>Warnings</h2><div class=\"warn\"><ul>#{@report.warnings.map { |w| "<li>#{esc(w)}</li>" }.join}</ul></div>"
       end
 
+      def gem_sets
+        rows = @report.gem_sets.to_a.map do |g|
+          "<tr><td class=\"label\"><code>#{esc(g.runtime)}</code></td><td><code>#{esc(Format.gemfile(g.gemfile))}</code></td>" \
+            "<td>#{esc(g.gems_text)}</td><td>#{esc(g.lockfile_text)}</td></tr>"
+        end
+        return "" if rows.empty?
+        "<h3>Gem sets</h3><table><tr><th>runtime</th><th>Gemfile</th><th>gems</th><th>lockfile</th></tr>#{rows.join}</table>"
+      end
+
       def environment(run)
         host = run.host
         runtimes = run.runtimes.map do |label, r|
@@ -289,6 +298,7 @@ module Rubyrig
           <section id="environment"><h2>Environment</h2>
           <p>#{esc(host["cpu_model"])}, #{esc(host["cores"])} cores, Linux #{esc(host["kernel"])}, governor #{esc(host["governor"])}, turbo #{esc(host["turbo"])}, load before #{esc(Array(host["load_average"]).join(" "))}</p>
           <table><tr><th>runtime</th><th>interpreter</th><th>flags and environment</th></tr>#{runtimes.join}</table>
+          #{gem_sets}
           <p>Reproduce: <code>#{esc(Shellwords.join(run.command_line))}</code></p></section>
         HTML
       end

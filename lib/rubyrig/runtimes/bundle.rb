@@ -113,8 +113,9 @@ module Rubyrig
         @marker = {}
       end
 
-      # The app's lockfile as it is (frozen: bundler may not change it), else a resolution of the
-      # runtime's own that starts from it; returns the resolution facts for the marker.
+      # The app's lockfile as it is (frozen: bundler may not change it); else the runtime's own
+      # resolution starting from it (bundler keeps the locked versions it can, e.g. adding a platform);
+      # else a resolution without it (a locked gem the runtime cannot run). Returns the facts for the marker.
       def install_from_lockfile
         FileUtils.cp(source_lockfile, lockfile)
         frozen_output = bundle_install({"BUNDLE_FROZEN" => "true"}, raise_on_failure: false)
@@ -122,8 +123,11 @@ module Rubyrig
         reason = detail(frozen_output)
         File.write("#{log_path}.frozen", frozen_output)
         FileUtils.cp(source_lockfile, lockfile)
+        return {"resolution" => RE_RESOLVED, "resolution_reason" => reason} unless bundle_install({}, raise_on_failure: false)
+        File.write("#{log_path}.from-lockfile", TextFile.read(log_path))
+        FileUtils.rm_f(lockfile)
         bundle_install({})
-        {"resolution" => RE_RESOLVED, "resolution_reason" => reason}
+        {"resolution" => RE_RESOLVED, "resolution_reason" => "#{reason}; resolved without its lockfile"}
       end
 
       # Runs `bundle install`; nil when it succeeded, else its output (or BuildError when asked to raise).
