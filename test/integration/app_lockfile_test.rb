@@ -8,11 +8,12 @@ class AppLockfileTest < Minitest::Test
   include SlowTest
 
   APP = File.join(RubyrigTest::ROOT, "test", "fixtures", "app-lockfile")
+  NEWER_BUNDLER = File.join(RubyrigTest::ROOT, "test", "fixtures", "app-lockfile-newer-bundler")
 
-  def bundle(runtime)
+  def bundle(runtime, app = APP)
     catalog = Rubyrig::Runtimes::Catalog.new(discovery: Rubyrig::Runtimes::Discovery.new(env: ENV.to_h, cache_dir: cache_dir),
       fingerprint: Rubyrig::Runtimes::Fingerprint.new(cache_dir: cache_dir))
-    Rubyrig::Runtimes::Bundle.new(cache_dir: cache_dir, interpreter: catalog.resolve(runtime), gemfile: File.join(APP, "Gemfile")).install!
+    Rubyrig::Runtimes::Bundle.new(cache_dir: cache_dir, interpreter: catalog.resolve(runtime), gemfile: File.join(app, "Gemfile")).install!
   end
 
   def test_the_lockfile_is_used_as_it_is_where_it_resolves_and_re_resolved_where_not
@@ -37,5 +38,18 @@ class AppLockfileTest < Minitest::Test
     warnings = Rubyrig::Analysis::GemSets.warnings(rows)
     assert_equal 1, warnings.size
     assert_match(/\Asystem did not use .*app-lockfile\/Gemfile.lock as it is \(.*requires ruby version >= 3\.2/, warnings.first)
+  end
+
+  def test_a_lockfile_from_a_newer_bundler_is_installed_by_the_runtimes_own
+    lock = File.join(NEWER_BUNDLER, "Gemfile.lock")
+    assert_match(/BUNDLED WITH\n   2\.5\./, File.read(lock))
+    installed = bundle("system", NEWER_BUNDLER)
+    assert_equal "as-is", installed.resolution
+    assert_equal Digest::SHA256.file(lock).hexdigest, installed.lockfile_sha256
+    assert_match(/\A2\.3\./, installed.env["BUNDLER_VERSION"], "Ruby 3.1's own bundler, not the locked 2.5")
+    script = 'require "rack"; print Rack.release, " ", Bundler::VERSION'
+    out, err, exit = Rubyrig::Child.capture([installed.interpreter.path, "-rbundler/setup", "-e", script], env: installed.env.merge("RUBYOPT" => nil))
+    assert exit.success?, err
+    assert_match(/\A3\.1\.\d+ 2\.3\./, out)
   end
 end

@@ -88,7 +88,8 @@ module Rubyrig
           bundle_install({})
           {}
         end
-        record = {"gemfile" => TextFile.read(@gemfile), "lockfile_sha256" => lockfile_sha256, "source_lockfile_sha256" => source_lockfile_sha256}
+        record = {"gemfile" => TextFile.read(@gemfile), "lockfile_sha256" => lockfile_sha256,
+                  "source_lockfile_sha256" => source_lockfile_sha256, "bundler_version" => bundler_version}
         File.write(File.join(dir, MARKER), JSON.generate(record.merge(facts)))
         @marker = nil
         self
@@ -96,13 +97,26 @@ module Rubyrig
         raise BuildError, "installing #{File.basename(@gemfile)} for #{@interpreter.name} took longer than #{@timeout_s} s; see #{log_path}"
       end
 
-      # The environment a measured process needs to use this gem set.
+      # The environment a measured process needs to use this gem set. BUNDLER_VERSION keeps the
+      # runtime's own bundler: an app's lockfile written by a newer one would otherwise make bundler
+      # install that version and restart itself with it.
       def env
         {
           "BUNDLE_GEMFILE" => File.join(dir, "Gemfile"),
           "BUNDLE_PATH" => File.join(dir, "vendor"),
-          "BUNDLE_APP_CONFIG" => File.join(dir, ".bundle")
+          "BUNDLE_APP_CONFIG" => File.join(dir, ".bundle"),
+          "BUNDLER_VERSION" => bundler_version
         }
+      end
+
+      # The version of the bundler that comes with the interpreter (recorded when the gem set is installed).
+      def bundler_version
+        @bundler_version ||= marker["bundler_version"] || begin
+          out, _err, exit = Child.capture([@interpreter.path, "-e", 'require "bundler"; print Bundler::VERSION'],
+            env: {"RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "BUNDLER_VERSION" => nil}, timeout_s: 120)
+          raise BuildError, "runtime #{@interpreter.name} has no bundler (`require \"bundler\"` failed); install it with that runtime's gem" unless exit.success?
+          out.strip
+        end
       end
 
       private
