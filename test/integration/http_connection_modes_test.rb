@@ -19,6 +19,7 @@ class HttpConnectionModesTest < Minitest::Test
           params: {connection: [keepalive, close, client-close], connections: #{CONNECTIONS}}
           duration_s: 2
           warmup_s: 1
+          boot_timeout_s: 300
       batches: 2
       seed: 11
     YAML

@@ -34,6 +34,7 @@ class HttpRailsAppTest < Minitest::Test
           prepare: #{prepare}
           duration_s: 2
           warmup_s: 1
+          boot_timeout_s: 300
           params: {connections: 4}
       batches: 2
       seed: 3
@@ -71,6 +72,7 @@ class HttpRailsAppTest < Minitest::Test
     trials = store.trials
     assert_equal 4, trials.size
     trials.each do |t|
+      assert_equal t.runtime.end_with?("+yjit"), t.facts["yjit_enabled"], "the runtime, not Rails, decides on YJIT"
       assert t.ok?, [t.status, t.reason].inspect
       assert_equal "rails", t.facts["framework"]
       assert_equal "as-is", t.facts["lockfile_resolution"]
@@ -86,7 +88,7 @@ class HttpRailsAppTest < Minitest::Test
     status, _out, err = run_cli("run", experiment(app_copy, "[bin/rails, db:no_such_task]"), "--results", results)
     assert_equal 1, status
     line = err.lines.grep(/rubyrig: error:/).first.to_s
-    assert_match(%r{the prepare step `bin/rails db:no_such_task` of .*rails-app failed for runtime 3\.3\.8(\+yjit)? \(exited with status 1\); see #{results}/prepare/.*\.log}, line)
+    assert_match(%r{the prepare step `bin/rails db:no_such_task` of .*rails-app/config\.ru failed for runtime 3\.3\.8(\+yjit)? \(exited with status 1\); see #{results}/prepare/.*\.log}, line)
     assert_equal 1, err.lines.grep(/rubyrig: error:/).size
     assert_empty Rubyrig::Store.open(results).trials, "nothing was measured"
   end
