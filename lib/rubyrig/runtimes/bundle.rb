@@ -56,10 +56,13 @@ module Rubyrig
 
       def resolution_reason = marker["resolution_reason"]
 
-      # name => version of the notable gems in the runtime's lockfile, e.g. {"sidekiq" => "7.3.10"}.
+      # name => version of the notable gems in the runtime's lockfile, e.g. {"sidekiq" => "7.3.10"}; a
+      # gem locked for several platforms ("sqlite3 (2.10.2-x86_64-linux-gnu)") counts once, without them.
       def gems
         return {} unless File.exist?(lockfile)
-        TextFile.read(lockfile).scan(/^    ([a-z0-9_-]+) \(([^)\s]+)[^)]*\)$/).to_h.slice(*NOTABLE_GEMS)
+        found = {}
+        TextFile.read(lockfile).scan(/^    ([a-z0-9_-]+) \(([^)\s]+)[^)]*\)$/) { |name, version| found[name] ||= version.split("-").first }
+        found.slice(*NOTABLE_GEMS)
       end
 
       # What run.json and the report say about this gem set.
