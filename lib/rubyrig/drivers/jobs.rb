@@ -230,14 +230,15 @@ module Rubyrig
         @warnings.concat(outcomes.flat_map(&:warnings).uniq)
         problems = outcomes.flat_map(&:problems).uniq + Array(workload["problems"]) + ledger_problems(ledger, count)
         @warnings.concat(warnings(ledger, report, count))
-        status = if problems.any? || !outcomes.all?(&:ok?)
+        failed = outcomes.each_with_index.reject { |outcome, i| outcome.ok? || killed_after_drain(outcome, i + 1) }.map(&:first)
+        status = if problems.any? || failed.any?
           Trial::FAILED
         elsif ledger.error_count.positive?
           Trial::OK_WITH_ERRORS
         else
           Trial::OK
         end
-        reason = problems.first || outcomes.reject(&:ok?).map(&:failure_reason).first
+        reason = problems.first || failed.map(&:failure_reason).first
         reason = "#{ledger.error_count} jobs raised: #{ledger.errors.keys.first(3).join(", ")}" if status == Trial::OK_WITH_ERRORS
         Base::Result.new(status: status, reason: reason, metrics: metrics.compact, facts: @facts,
           samples: {"jobs_timeline" => timeline(enqueue, ledger)}.compact, artifacts: artifacts, warnings: @warnings.uniq)
@@ -255,6 +256,16 @@ module Rubyrig
           "first_start_s" => since_gate.call(ledger.first_started_at), "last_finish_s" => since_gate.call(ledger.last_finished_at),
           "bucket_s" => completions["bucket_s"].round(9), "completed" => completions["completed"]
         }
+      end
+
+      # A worker that needed KILL after TERM once every job had been recorded: the drain stands (the
+      # records are complete), only that worker's exit facts (GC, memory at exit) are lost; a warning.
+      def killed_after_drain(outcome, number)
+        return false unless outcome.stopped && outcome.exit&.signal == "KILL" && outcome.problems.empty?
+        @warnings << "sidekiq worker #{number} did not exit within #{Services::SidekiqWorkers::GRACE_S.round} s of TERM and was killed " \
+          "after every job had finished, so the drain stands; its exit facts (GC, memory at exit) are missing; see " \
+          "#{File.join(@dir, "worker-#{number}", "stderr.log")}"
+        true
       end
 
       def ledger_problems(ledger, count)
