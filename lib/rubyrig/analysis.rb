@@ -1,6 +1,6 @@
 # Turns a run's metadata and trials into one finished Report: summaries per cell, comparisons against
 # the baseline (one verdict pipeline, corrected per family), HTTP figures, sweeps, YJIT memory,
-# profiles, GVL traces, warnings, and what each picture shows. Computed once, before anything is
+# profiles, GVL traces, each runtime's gem sets, warnings, and what each picture shows. Computed once, before anything is
 # rendered. Pure: no I/O.
 module Rubyrig
   class Analysis
@@ -9,6 +9,7 @@ module Rubyrig
     autoload :Contrasts, "rubyrig/analysis/contrasts"
     autoload :Figures, "rubyrig/analysis/figures"
     autoload :Gate, "rubyrig/analysis/gate"
+    autoload :GemSets, "rubyrig/analysis/gem_sets"
     autoload :HttpDerived, "rubyrig/analysis/http_derived"
     autoload :Inference, "rubyrig/analysis/inference"
     autoload :ProfileComparison, "rubyrig/analysis/profile_comparison"
@@ -39,9 +40,9 @@ module Rubyrig
       http = HttpDerived.new(alpha: @alpha).compute(core)
       sections = {
         http: http, sweeps: scaling.tables, yjit_memory: scaling.yjit_memory_rows,
-        profiles: ProfileComparison.new(core).groups, traces: traces(trials)
+        profiles: ProfileComparison.new(core).groups, traces: traces(trials), gem_sets: GemSets.of(run)
       }
-      full = Report.new(**core.to_h, **sections, warnings: Warnings.new(core, http: http).list)
+      full = Report.new(**core.to_h, **sections, warnings: Warnings.new(core, http: http).list + GemSets.warnings(sections[:gem_sets]))
       Report.new(**full.to_h, figures: Figures.of(full)).freeze
     end
 

@@ -6,8 +6,8 @@ module Rubyrig
   class CLI
     COMMANDS = {
       "run" => :Run, "compare" => :Compare, "report" => :Report, "runtimes" => :Runtimes,
-      "build" => :Build, "doctor" => :Doctor, "demo" => :Demo, "workloads" => :Workloads, "merge" => :Merge,
-      "deploy" => :Deploy
+      "build" => :Build, "install" => :Install, "doctor" => :Doctor, "demo" => :Demo, "workloads" => :Workloads,
+      "merge" => :Merge, "deploy" => :Deploy
     }.freeze
 
     USAGE = <<~TEXT
@@ -23,6 +23,7 @@ module Rubyrig
         deploy     print a Kubernetes Job or GitHub Actions workflow that runs an experiment in shards
         runtimes   list the Ruby interpreters rubyrig can find
         build      build CRuby from source into rubyrig's cache
+        install    install a newer JRuby from Debian's packages into rubyrig's cache
         workloads  list the built-in workloads
         doctor     check tools, interpreters and the host, and say what to fix
         demo       compare the system Ruby with and without YJIT (and 3.3.8 when built)

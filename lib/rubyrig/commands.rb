@@ -8,6 +8,7 @@ module Rubyrig
     autoload :Deploy, "rubyrig/commands/deploy"
     autoload :Doctor, "rubyrig/commands/doctor"
     autoload :Merge, "rubyrig/commands/merge"
+    autoload :Install, "rubyrig/commands/install"
     autoload :Report, "rubyrig/commands/report"
     autoload :Run, "rubyrig/commands/run"
     autoload :Runtimes, "rubyrig/commands/runtimes"

@@ -9,6 +9,7 @@ module Rubyrig
     TOOLS = {
       "hyperfine" => ["bench/overhead compares rubyrig with it", "hyperfine"],
       "wrk" => ["load generator of http workloads", "wrk"],
+      "httperf" => ["load generator of client-close http cells", "httperf"],
       "redis-server" => ["queue of jobs workloads", "redis-server"],
       "gcc" => ["building CRuby (rubyrig build)", "build-essential"],
       "make" => ["building CRuby (rubyrig build)", "build-essential"],

@@ -42,7 +42,7 @@ module Rubyrig
     TOP_KEYS = %w[name description runtimes baseline workloads workload batches seed timeout_s cpus gvl trace profile
       equivalence until max_batches max_time].freeze
     RUNTIME_KEYS = %w[spec label env flags].freeze
-    COMMON_WORKLOAD_KEYS = %w[name params iterations warmup timeout_s gemfile sweeps builtin].freeze
+    COMMON_WORKLOAD_KEYS = %w[name params iterations warmup timeout_s gemfile sweeps builtin prepare].freeze
 
     def initialize(source, base_dir)
       @source = source
@@ -161,8 +161,21 @@ module Rubyrig
           (builtin ? nil : driver.default_gemfile(target)),
         options: driver.load_options(entry, builtin, ->(keys, message) { fail_at(at + keys, message) }),
         sweeps: load_sweeps(entry, at, builtin, params),
-        base_dir: @base_dir
+        base_dir: @base_dir,
+        prepare: load_prepare(entry, at)
       ).freeze
+    end
+
+    # `prepare: bin/rails db:prepare` or `prepare: [bin/rails, db:prepare]`: an argv, never a shell line.
+    def load_prepare(entry, at)
+      value = entry["prepare"]
+      return nil if value.nil?
+      argv = value.is_a?(String) ? Shellwords.split(value) : value
+      valid = argv.is_a?(Array) && !argv.empty? && argv.all? { |a| a.is_a?(String) || a.is_a?(Numeric) }
+      unless valid
+        fail_at(at + ["prepare"], "must be a command as a list of arguments, e.g. [bin/rails, db:prepare], or a command line")
+      end
+      argv.map(&:to_s).freeze
     end
 
     def workload_kind(entry, at)

@@ -1,17 +1,22 @@
-# The load generators rubyrig drives, one adapter per tool, and which connection modes each can do.
+# The load generators rubyrig drives, one adapter per tool, and which connection modes each can do:
+# wrk for keepalive and close, httperf for client-close.
 module Rubyrig
   module Load
+    autoload :Httperf, "rubyrig/load/httperf"
     autoload :Result, "rubyrig/load/result"
     autoload :Wrk, "rubyrig/load/wrk"
 
-    # name => adapter class name; the first is the default.
-    ADAPTERS = {"wrk" => :Wrk}.freeze
+    # name => adapter class name, in order of preference.
+    ADAPTERS = {"wrk" => :Wrk, "httperf" => :Httperf}.freeze
 
     module_function
 
     def fetch(name) = const_get(ADAPTERS.fetch(name))
 
-    # The installed adapters that can drive `mode` (keepalive, close, client-close).
+    # The adapters that can drive `mode` (keepalive, close, client-close).
     def supporting(mode) = ADAPTERS.keys.select { |name| fetch(name).supports?(mode) }
+
+    # The name of the adapter that measures `mode`: the first that can.
+    def for_mode(mode) = supporting(mode).first || raise(ExperimentError, "no load generator can run connection mode '#{mode}'")
   end
 end

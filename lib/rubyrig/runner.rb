@@ -28,6 +28,7 @@ module Rubyrig
         shard: shard)
       @store = Store.create(dir, initial_meta(plan, command, command_line, shard))
       @store.lock!
+      prepare_workloads
       execute(plan)
     ensure
       @store&.unlock
@@ -42,6 +43,7 @@ module Rubyrig
       prepare
       check_same_interpreters!(run)
       store.update_meta { |m| m.merge("resumed_at" => Array(m["resumed_at"]) + [Time.now.utc.iso8601]) }
+      prepare_workloads
       execute(run.plan)
     ensure
       store.unlock
@@ -118,7 +120,7 @@ module Rubyrig
       clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       result = measure(batch, workload, bundle)
       duration_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - clock
-      facts = bundle ? result.facts.merge("lockfile_sha256" => bundle.lockfile_sha256) : result.facts
+      facts = bundle ? result.facts.merge(bundle_facts(bundle)) : result.facts
       trial = Trial.new(
         batch_id: batch.id, cell_key: batch.cell.key, runtime: batch.cell.runtime, workload: batch.cell.workload,
         params: batch.cell.params, batch: batch.number, round: batch.round, diagnostic: batch.diagnostic,
@@ -129,6 +131,13 @@ module Rubyrig
       )
       @progress.batch_finished(batch, trial)
       trial
+    end
+
+    # What a trial records of its gem set: the lockfile's digest, and for an app's own lockfile its
+    # digest too and whether the runtime used it as it is.
+    def bundle_facts(bundle)
+      {"lockfile_sha256" => bundle.lockfile_sha256, "source_lockfile_sha256" => bundle.source_lockfile_sha256,
+       "lockfile_resolution" => bundle.resolution}.compact
     end
 
     def measure(batch, workload, bundle)
@@ -244,8 +253,30 @@ module Rubyrig
         interpreter = @launches.fetch(label).interpreter
         bundle = Runtimes::Bundle.new(cache_dir: @settings.cache_dir, interpreter: interpreter, gemfile: gemfile)
         @progress.note("Installing the gems of #{gemfile} for #{label}...") unless bundle.installed?
-        [[label, gemfile], bundle.install!]
+        bundle.install!
+        if bundle.resolution == Runtimes::Bundle::RE_RESOLVED
+          @progress.note("Warning: #{label} cannot use #{bundle.source_lockfile} as it is (#{bundle.resolution_reason}); " \
+            "it runs its own resolution #{bundle.lockfile}")
+        end
+        [[label, gemfile], bundle]
       end
+    end
+
+    # Runs each workload's `prepare:` step once per runtime, before the first batch, and records when
+    # and how long in run.json; its output goes to prepare/<workload>--<runtime>.log in the run.
+    def prepare_workloads
+      steps = @experiment.workloads.select(&:prepare).product(@launches.keys).map do |workload, label|
+        driver = @drivers.fetch(workload.kind)
+        safe = ->(text) { text.gsub(/[^A-Za-z0-9_.-]+/, "-") }
+        log = @store.path("prepare", "#{safe.call(workload.name)}--#{safe.call(label)}.log")
+        @progress.note("Preparing #{workload.name} for #{label}: #{workload.prepare.join(" ")}")
+        step = Runtimes::PrepareStep.new(workload: workload, launch: @launches.fetch(label),
+          bundle_env: @bundles[[label, workload.gemfile]]&.env, driver_env: driver.prepare_env(workload),
+          chdir: driver.prepare_dir(workload), log_path: log)
+        {"workload" => workload.name, "runtime" => label, "argv" => workload.prepare, "duration_s" => step.run,
+         "log" => File.join("prepare", File.basename(log)), "at" => Time.now.utc.iso8601}
+      end
+      @store.update_meta { |m| m.merge("prepared" => Array(m["prepared"]) + steps) } unless steps.empty?
     end
 
     # Installs the diagnostics gems of each runtime that can use them. A failure only costs the
@@ -285,9 +316,7 @@ module Rubyrig
         "baseline" => @experiment.baseline,
         "plan" => plan.to_h,
         "runtimes" => @launches.transform_values { |l| launch_meta(l) },
-        "bundles" => @bundles.map do |(label, gemfile), b|
-          {"runtime" => label, "gemfile" => gemfile, "lockfile" => b.lockfile, "lockfile_sha256" => b.lockfile_sha256}
-        end,
+        "bundles" => @bundles.map { |(label, gemfile), b| {"runtime" => label, "gemfile" => gemfile}.merge(b.to_h) },
         "workloads" => @experiment.workloads.to_h { |w| [w.name, workload_meta(w)] },
         "diagnostics" => {"gvl" => @experiment.gvl, "trace" => @experiment.trace, "profile" => @experiment.profile},
         "host" => Host.new.facts.merge("host_id" => host_id),

@@ -140,4 +140,13 @@ class ExperimentTest < Minitest::Test
     e = assert_raises(Rubyrig::ExperimentError) { Rubyrig::Experiment.load("/nonexistent/exp.yml") }
     assert_match(%r{cannot read experiment file /nonexistent/exp.yml}, e.message)
   end
+
+  def test_prepare_is_an_argv_from_a_list_or_a_command_line
+    yaml = "runtimes: [system]\nworkloads:\n  - command: [ruby, -v]\n    prepare: bin/rails db:prepare\n  - command: [ruby, -w]\n    prepare: [bin/setup, --fast]\n"
+    first, second = load(yaml).workloads
+    assert_equal %w[bin/rails db:prepare], first.prepare
+    assert_equal %w[bin/setup --fast], second.prepare
+    assert_nil load("runtimes: [system]\nworkloads:\n  - command: [ruby, -v]\n").workloads.first.prepare
+    assert_match(/exp\.yml:4: prepare must be a command as a list of arguments/, error("runtimes: [system]\nworkloads:\n  - command: [ruby, -v]\n    prepare: []\n"))
+  end
 end

@@ -9,8 +9,9 @@ module Rubyrig
       METRIC = "requests_per_s"
       REFERENCE_MODE = "keepalive"
 
-      # Medians over one http cell's ok batches, and how many of them had errors.
-      CellDetail = Struct.new(:cell, :n, :with_errors, :medians, keyword_init: true)
+      # Medians over one http cell's ok batches, how many of them had errors, and the load generator
+      # that measured them (wrk, httperf; as each batch recorded it).
+      CellDetail = Struct.new(:cell, :n, :with_errors, :medians, :load_generator, keyword_init: true)
 
       # One connection mode against the reference mode, same runtime, app and other parameters.
       ModeContrast = Struct.new(:runtime, :workload, :params, :mode, :reference, :ratio, :ci, :confidence, :p_value,
@@ -25,7 +26,9 @@ module Rubyrig
 
         def to_h
           {
-            "cells" => cells.map { |d| {"cell" => d.cell.key, "n" => d.n, "with_errors" => d.with_errors, "medians" => d.medians} },
+            "cells" => cells.map do |d|
+              {"cell" => d.cell.key, "n" => d.n, "with_errors" => d.with_errors, "medians" => d.medians, "load_generator" => d.load_generator}
+            end,
             "connection_modes" => connection_modes.map { |c| c.to_h.transform_keys(&:to_s) },
             "rails_overhead" => rails_overhead.map { |o| o.to_h.transform_keys(&:to_s) }
           }
@@ -54,8 +57,9 @@ module Rubyrig
 
       def detail(report, cell, trials)
         medians = DETAIL_METRICS.to_h { |m| [m, report.summary(cell.key, m)&.median] }.compact
+        generators = report.trials.select { |t| t.cell_key == cell.key }.filter_map { |t| t.facts.to_h["load_generator"] }.uniq
         CellDetail.new(cell: cell, n: trials.size, with_errors: trials.count { |t| t.status == Trial::OK_WITH_ERRORS },
-          medians: medians).freeze
+          medians: medians, load_generator: generators.empty? ? nil : generators.join(", ")).freeze
       end
 
       # All connection modes of a run answer one question, so they form one family.

@@ -1,11 +1,11 @@
 # Everything a reporter shows, computed once by Analysis#analyze: the run's metadata, cells and trials,
 # per-cell summaries, comparisons with verdicts, the sections (HTTP, sweeps, YJIT memory, profiles,
-# GVL traces, warnings) and the figures (what each picture shows, with its axes). Reporters only
+# GVL traces, gem sets, warnings) and the figures (what each picture shows, with its axes). Reporters only
 # format it; nothing here computes statistics.
 module Rubyrig
   class Analysis
     Report = Struct.new(:run, :cells, :trials, :primary, :summaries, :comparisons, :http, :sweeps,
-      :yjit_memory, :profiles, :traces, :warnings, :figures, keyword_init: true) do
+      :yjit_memory, :profiles, :traces, :warnings, :figures, :gem_sets, keyword_init: true) do
       def baseline = run.baseline
 
       # The workload's primary metric: the first of its candidates that its batches measured.

@@ -45,6 +45,11 @@ module Rubyrig
 
       # Extra facts about a workload for the run's metadata (run.json).
       def self.run_meta(_workload, server_cpus:, load_cpus:, cpus:) = {}
+
+      # Where the workload's `prepare:` step runs, and what it gets on top of the runtime's environment.
+      def self.prepare_dir(workload) = workload.base_dir
+
+      def self.prepare_env(_workload) = {}
     end
   end
 end

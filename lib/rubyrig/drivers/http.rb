@@ -1,6 +1,7 @@
-# Measures a Rack or Rails app under Puma, loaded by wrk. Each batch boots a fresh server (boot_s),
-# warms it with a separate wrk run, then measures with a second wrk run against the same server:
-# throughput is completed responses over wrk's measured duration, with latency percentiles, errors by
+# Measures a Rack or Rails app under Puma, loaded by a load generator: wrk for keepalive and close,
+# httperf for client-close (Load.for_mode). Each batch boots a fresh server (boot_s), warms it with a
+# separate generator run, then measures with a second run against the same server: throughput is
+# completed responses over the generator's measured duration, with latency percentiles, errors by
 # kind, server CPU and memory of the whole tree (master and workers), and the load generator's CPU.
 require "securerandom"
 require "fileutils"
@@ -28,8 +29,16 @@ module Rubyrig
 
       def self.primary_metric(_workload) = "requests_per_s"
 
-      # The load generator must be installed before the first batch; parsing an experiment does not need it.
-      def self.preflight(workload, _launch) = Load::Wrk.locate(workload.options["wrk"])
+      # The load generators of the workload's connection modes must be installed before the first
+      # batch; parsing an experiment does not need them.
+      def self.preflight(workload, _launch)
+        generators(workload).each { |name| Load.fetch(name).locate(workload.options[name]) }
+      end
+
+      # The names of the load generators the workload's connection modes need, e.g. ["wrk", "httperf"].
+      def self.generators(workload)
+        Array(workload.params.fetch("connection", HttpOptions::PARAMS["connection"])).map { |mode| Load.for_mode(mode) }.uniq
+      end
 
       def self.effective_params(_workload, params) = HttpOptions::PARAMS.merge(params)
 
@@ -50,18 +59,31 @@ module Rubyrig
 
       def self.framework(rackup) = File.file?(File.join(File.dirname(rackup), RAILS_MARKER)) ? "rails" : "rack"
 
-      # Run-level facts for run.json: the app's framework, the CPU split and the load generator.
+      # Run-level facts for run.json: the app's framework, the CPU split and the load generators' versions.
       def self.run_meta(workload, server_cpus:, load_cpus:, cpus:)
         options = workload.options
         split = cpu_split(options, server_cpus: server_cpus, load_cpus: load_cpus, cpus: cpus)
         {
           "framework" => framework(rackup(workload)),
-          "load_generator" => Load::Wrk.version(Load::Wrk.locate(options["wrk"])),
+          "load_generator" => generators(workload).map { |name| Load.fetch(name).version(Load.fetch(name).locate(options[name])) }.join(", "),
           "cpu_split" => split.to_h
         }
       end
 
       def self.rackup(workload) = workload.options["rackup"] || workload.target
+
+      # The app's `prepare:` step (e.g. bin/rails db:prepare) runs in its directory, in production.
+      def self.prepare_dir(workload) = File.dirname(rackup(workload))
+
+      def self.prepare_env(_workload) = production_env({})
+
+      # Production mode for Rack and Rails; a throwaway secret so that a Rails app boots in production
+      # (unless the runtime's environment gives one).
+      def self.production_env(runtime_env)
+        env = {"RACK_ENV" => "production", "RAILS_ENV" => "production", "RAILS_LOG_LEVEL" => "warn"}
+        env["SECRET_KEY_BASE"] = SecureRandom.hex(64) unless runtime_env["SECRET_KEY_BASE"]
+        env
+      end
 
       # A warning when the load generator kept its CPUs busy: then it, not the server, may set the pace.
       # The stop comes after the measured run, so its numbers stand; what is lost is the probe facts of
@@ -74,13 +96,14 @@ module Rubyrig
         "Puma did not exit cleanly after TERM (#{how.join("; ")}); the measured run had finished, so its numbers stand; see #{log_path}"
       end
 
-      def self.saturation_warning(load_fraction, server_fraction)
+      def self.saturation_warning(load_fraction, server_fraction, generator = "wrk")
         return nil unless load_fraction && load_fraction >= LOAD_SATURATED
-        shares = format("wrk used %.0f%% of its CPUs, the server %.0f%% of its", load_fraction * 100, server_fraction.to_f * 100)
+        shares = format("#{generator} used %.0f%% of its CPUs, the server %.0f%% of its", load_fraction * 100, server_fraction.to_f * 100)
+        more = (generator == "wrk") ? "more load_threads or --load-cpus" : "more --load-cpus"
         if server_fraction && server_fraction >= LOAD_SATURATED
-          "the load generator is saturated as well as the server (#{shares}); give wrk more load_threads or --load-cpus"
+          "the load generator is saturated as well as the server (#{shares}); give #{generator} #{more}"
         else
-          "the load generator, not the server, is saturated (#{shares}): the throughput measures wrk; give it more load_threads or --load-cpus"
+          "the load generator, not the server, is saturated (#{shares}): the throughput measures #{generator}; give it #{more}"
         end
       end
 
@@ -104,8 +127,8 @@ module Rubyrig
           port: @options["port"] ? Services::Ports.check_free!(@options["port"]) : Services::Ports.free,
           boot_timeout_s: @options["boot_timeout_s"], path: @options["path"], env: server_env
         )
-        measure(server, wrk(split), split)
-      rescue Services::Puma::BootFailed, Load::Wrk::RunFailed => e
+        measure(server, generator(split), split)
+      rescue Services::Puma::BootFailed, Load::Wrk::RunFailed, Load::Httperf::RunFailed => e
         Base::Result.failed(e.message, facts: base_facts(split), artifacts: artifacts)
       ensure
         server&.abort
@@ -113,35 +136,36 @@ module Rubyrig
 
       private
 
-      def measure(server, wrk, split)
+      def measure(server, generator, split)
         server.start
-        warmup = (@options["warmup_s"] > 0) ? run_wrk(wrk, server, @options["warmup_s"], "wrk-warmup") : nil
+        warmup = (@options["warmup_s"] > 0) ? run_load(generator, server, @options["warmup_s"], "#{generator.name}-warmup") : nil
         before = server.sample
-        measured = run_wrk(wrk, server, @options["duration_s"], "wrk")
+        measured = run_load(generator, server, @options["duration_s"], generator.name)
         after = server.sample
         outcome = server.stop
-        result(outcome, server, measured, warmup, ServerCpu.new(before: before, after: after).freeze, split, wrk)
+        result(outcome, server, measured, warmup, ServerCpu.new(before: before, after: after).freeze, split, generator)
       end
 
-      def run_wrk(wrk, server, duration_s, label)
-        wrk.run(server.url, duration_s: duration_s, dir: @context.artifacts_dir, label: label)
+      def run_load(generator, server, duration_s, label)
+        generator.run(server.url, duration_s: duration_s, dir: @context.artifacts_dir, label: label)
       end
 
-      def wrk(split)
-        Load::Wrk.new(binary: Load::Wrk.locate(@options["wrk"]), threads: @options["load_threads"],
-          connections: @params["connections"], timeout_s: @options["request_timeout_s"],
-          connection: @params["connection"], cpus: split.load)
+      def generator_name = Load.for_mode(@params["connection"])
+
+      def generator(split)
+        binary = Load.fetch(generator_name).locate(@options[generator_name])
+        if generator_name == "httperf"
+          Load::Httperf.new(binary: binary, connections: @params["connections"], timeout_s: @options["request_timeout_s"], cpus: split.load)
+        else
+          Load::Wrk.new(binary: binary, threads: @options["load_threads"], connections: @params["connections"],
+            timeout_s: @options["request_timeout_s"], connection: @params["connection"], cpus: split.load)
+        end
       end
 
-      # Production mode for Rack and Rails; a throwaway secret so that a Rails app boots in production.
-      def server_env
-        env = {"RACK_ENV" => "production", "RAILS_ENV" => "production", "RAILS_LOG_LEVEL" => "warn"}
-        env["SECRET_KEY_BASE"] = SecureRandom.hex(64) unless @context.launch.env["SECRET_KEY_BASE"]
-        env
-      end
+      def server_env = self.class.production_env(@context.launch.env)
 
-      def result(outcome, server, measured, warmup, server_cpu, split, wrk)
-        metrics = http_metrics(measured, warmup, server, server_cpu, split, wrk)
+      def result(outcome, server, measured, warmup, server_cpu, split, generator)
+        metrics = http_metrics(measured, warmup, server, server_cpu, split, generator)
         metrics = outcome.metrics.except("wall_s").merge(metrics)
         warnings = outcome.warnings + split.warnings
         status, reason = status(measured)
@@ -150,14 +174,14 @@ module Rubyrig
           reason = outcome.problems.join("; ")
         end
         warnings << "#{measured.error_count} errors in #{measured.requests} responses (#{measured.error_summary})" if measured.error_count.positive?
-        saturation = self.class.saturation_warning(metrics["load_cpu_fraction"], metrics["server_cpu_fraction"])
+        saturation = self.class.saturation_warning(metrics["load_cpu_fraction"], metrics["server_cpu_fraction"], generator.name)
         warnings << saturation if saturation
         unless outcome.exit&.success? || outcome.exit&.signal == "TERM"
           warnings << self.class.unclean_stop_warning(outcome.exit&.describe || "still running", server.log_path)
         end
         Base::Result.new(status: status, reason: reason, metrics: metrics,
           facts: base_facts(split).merge(outcome.facts).merge("gems" => gems),
-          samples: {"wrk" => measured.to_h, "wrk_warmup" => warmup&.to_h}.compact,
+          samples: {generator.name => measured.to_h, "#{generator.name}_warmup" => warmup&.to_h}.compact,
           artifacts: artifacts, warnings: warnings)
       end
 
@@ -173,9 +197,9 @@ module Rubyrig
         [Trial::OK_WITH_ERRORS, nil]
       end
 
-      def http_metrics(measured, warmup, server, server_cpu, split, wrk)
+      def http_metrics(measured, warmup, server, server_cpu, split, generator)
         latency = measured.latency_s
-        load_cpus = [wrk.threads, split.load_count].min
+        load_cpus = [generator.threads, split.load_count].min
         {
           "requests_per_s" => measured.requests_per_s,
           "request_count" => measured.requests,
@@ -198,7 +222,7 @@ module Rubyrig
       def base_facts(split)
         {
           "framework" => self.class.framework(self.class.rackup(@context.workload)),
-          "server" => "puma", "load_generator" => "wrk", "connection" => @params["connection"],
+          "server" => "puma", "load_generator" => generator_name, "connection" => @params["connection"],
           "server_cpus" => split&.server, "load_cpus" => split&.load
         }.compact
       end
@@ -210,8 +234,10 @@ module Rubyrig
         TextFile.read(lockfile).scan(/^    (puma|rack|rails|railties|actionpack) \(([^)]+)\)$/).to_h
       end
 
+      # The server's config and logs, each load generator run's log and JSON, and the probe files.
       def artifacts
-        %w[puma.rb server-stdout.log server-stderr.log wrk-warmup.log wrk-warmup.json wrk.log wrk.json probe]
+        generated = Dir.children(@context.artifacts_dir).grep(/\A(#{Load::ADAPTERS.keys.join("|")})(-warmup)?(-\d+)?\.(log|json)\z/).sort
+        (%w[puma.rb server-stdout.log server-stderr.log] + generated + %w[probe])
           .select { |name| File.exist?(File.join(@context.artifacts_dir, name)) }
       end
     end

@@ -1,6 +1,7 @@
 # The experiment keys of an http workload, validated with the file's line and a fix: the server
 # parameters that form the matrix (processes, threads, connection mode, connections) and the load
-# settings (wrk threads, duration, warmup, error threshold, path, port, CPUs, the wrk binary).
+# settings (wrk threads, duration, warmup, error threshold, path, port, CPUs, the wrk and httperf
+# binaries).
 module Rubyrig
   module Drivers
     module HttpOptions
@@ -9,10 +10,8 @@ module Rubyrig
       DEFAULTS = {
         "load_threads" => 1, "duration_s" => 10, "warmup_s" => 5, "max_error_rate" => 0.01,
         "request_timeout_s" => 2, "path" => "/", "port" => nil, "server_cpus" => nil, "load_cpus" => nil,
-        "boot_timeout_s" => 60, "wrk" => "wrk"
+        "boot_timeout_s" => 60, "wrk" => "wrk", "httperf" => "httperf"
       }.freeze
-      # Load generators that close the connection themselves after each response (none has an adapter yet).
-      CLIENT_CLOSE_TOOLS = "httperf --num-calls=1 (Debian package httperf) or oha --disable-keepalive"
 
       module_function
 
@@ -53,7 +52,9 @@ module Rubyrig
           next if value.nil? || CpuList.valid?(value)
           fail.call([key], CpuList.problem(value))
         end
-        fail.call(["wrk"], "must be the name or path of the wrk binary") unless options["wrk"].is_a?(String)
+        %w[wrk httperf].each do |tool|
+          fail.call([tool], "must be the name or path of the #{tool} binary") unless options[tool].is_a?(String)
+        end
       end
 
       def check_params(entry, builtin, fail)
@@ -70,13 +71,8 @@ module Rubyrig
           fail.call(["params", key], "must be a positive whole number or a list of them, got #{params[key].inspect}")
         end
         Array(params["connection"]).each do |mode|
-          unless CONNECTION_MODES.include?(mode)
-            fail.call(["params", "connection"], "'#{mode}' is not a connection mode; use #{CONNECTION_MODES.join(", ")}")
-          end
-          next unless Load.supporting(mode).empty?
-          fail.call(["params", "connection"], "#{mode} needs a load generator that closes each connection itself after the response; " \
-            "wrk cannot (use `close` for a server-side close with the Connection: close header); #{CLIENT_CLOSE_TOOLS} would, " \
-            "but rubyrig has no adapter for them yet")
+          next if CONNECTION_MODES.include?(mode)
+          fail.call(["params", "connection"], "'#{mode}' is not a connection mode; use #{CONNECTION_MODES.join(", ")}")
         end
         params
       end

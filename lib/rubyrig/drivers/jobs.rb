@@ -2,7 +2,9 @@
 # endpoints when the workload wants them), enqueues every job from a process of the target runtime
 # (timed alone), boots the workers behind a gate (boot timed alone), opens the gate and waits for the
 # workers' per-job records to account for every job, then stops everything. Throughput comes from the
-# first job start to the last job finish in those records, never from the queue length.
+# first job start to the last job finish in those records, never from the queue length. With
+# `warmup_jobs:` that many jobs are pushed ahead of the measured ones and drained unmeasured in the
+# same workers, so that a JIT runtime is measured after its warmup.
 require "fileutils"
 
 module Rubyrig
@@ -20,7 +22,7 @@ module Rubyrig
       # Raised inside a batch to fail it with a reason; the run goes on.
       class BatchFailed < Error; end
 
-      def self.option_keys = %w[database stubs log_level redis]
+      def self.option_keys = %w[database stubs log_level redis warmup_jobs]
 
       def self.load_options(entry, builtin, fail)
         if builtin.nil? && !entry.key?("gemfile")
@@ -36,6 +38,10 @@ module Rubyrig
         end
         unless options["redis"].nil? || Services::RedisServer::TRANSPORTS.include?(options["redis"])
           fail.call(["redis"], "must be one of #{Services::RedisServer::TRANSPORTS.join(", ")}")
+        end
+        warmup = options["warmup_jobs"]
+        if !warmup.nil? && !(warmup.is_a?(Integer) && warmup >= 0)
+          fail.call(["warmup_jobs"], "must be a whole number of jobs, 0 or more (drained unmeasured before the measured jobs), got #{warmup.inspect}")
         end
         check_params(entry["params"], fail)
         options["file"] = builtin.path if builtin
@@ -110,6 +116,8 @@ module Rubyrig
 
       def param(name) = Integer(@context.params.fetch(name, DEFAULTS.fetch(name)))
 
+      def warmup_jobs = @options["warmup_jobs"] || 0
+
       def jobs_file
         @options["file"] || File.expand_path(@context.workload.target, @context.workload.base_dir)
       end
@@ -128,6 +136,7 @@ module Rubyrig
           "REDIS_URL" => @redis.url,
           "RUBYRIG_JOBS_FILE" => jobs_file,
           "RUBYRIG_JOBS_COUNT" => param("jobs").to_s,
+          "RUBYRIG_WARMUP_JOBS" => warmup_jobs.to_s,
           "RUBYRIG_JOBS_DIR" => @dir,
           "RUBYRIG_BATCH_ID" => @context.batch.id.to_s,
           "RUBYRIG_SIDEKIQ_LOG_LEVEL" => @options["log_level"] || "warn",
@@ -147,10 +156,11 @@ module Rubyrig
       def enqueue_jobs
         data = run_client("enqueue")
         count = param("jobs")
-        unless data["count"] == count
-          raise BatchFailed, "the enqueuer pushed #{data["count"]} of #{count} jobs"
+        unless data["count"] == count && data["warmup_count"].to_i == warmup_jobs
+          raise BatchFailed, "the enqueuer pushed #{data["count"]} of #{count} jobs and #{data["warmup_count"].to_i} of #{warmup_jobs} warmup jobs"
         end
         @facts["sidekiq_version"] = data["sidekiq_version"]
+        @facts["warmup_jobs"] = warmup_jobs
         data.merge("duration_s" => data["finished_at"] - data["started_at"])
       end
 
@@ -174,9 +184,9 @@ module Rubyrig
         @workers.boot_s
       end
 
-      # Opens the gate and reads the records until every job is accounted for.
+      # Opens the gate and reads the records until every job, warmup jobs included, is accounted for.
       def drain
-        count = param("jobs")
+        count = param("jobs") + warmup_jobs
         ledger = Ledger.new(File.join(@dir, "records"))
         @cpu_at_gate = @workers.cpu_s
         @gate_at = @workers.open_gate
@@ -220,14 +230,15 @@ module Rubyrig
         @warnings.concat(outcomes.flat_map(&:warnings).uniq)
         problems = outcomes.flat_map(&:problems).uniq + Array(workload["problems"]) + ledger_problems(ledger, count)
         @warnings.concat(warnings(ledger, report, count))
-        status = if problems.any? || !outcomes.all?(&:ok?)
+        failed = outcomes.each_with_index.reject { |outcome, i| outcome.ok? || killed_after_drain(outcome, i + 1) }.map(&:first)
+        status = if problems.any? || failed.any?
           Trial::FAILED
         elsif ledger.error_count.positive?
           Trial::OK_WITH_ERRORS
         else
           Trial::OK
         end
-        reason = problems.first || outcomes.reject(&:ok?).map(&:failure_reason).first
+        reason = problems.first || failed.map(&:failure_reason).first
         reason = "#{ledger.error_count} jobs raised: #{ledger.errors.keys.first(3).join(", ")}" if status == Trial::OK_WITH_ERRORS
         Base::Result.new(status: status, reason: reason, metrics: metrics.compact, facts: @facts,
           samples: {"jobs_timeline" => timeline(enqueue, ledger)}.compact, artifacts: artifacts, warnings: @warnings.uniq)
@@ -247,11 +258,24 @@ module Rubyrig
         }
       end
 
+      # A worker that needed KILL after TERM once every job had been recorded: the drain stands (the
+      # records are complete), only that worker's exit facts (GC, memory at exit) are lost; a warning.
+      def killed_after_drain(outcome, number)
+        return false unless outcome.stopped && outcome.exit&.signal == "KILL" && outcome.problems.empty?
+        @warnings << "sidekiq worker #{number} did not exit within #{Services::SidekiqWorkers::GRACE_S.round} s of TERM and was killed " \
+          "after every job had finished, so the drain stands; its exit facts (GC, memory at exit) are missing; see " \
+          "#{File.join(@dir, "worker-#{number}", "stderr.log")}"
+        true
+      end
+
       def ledger_problems(ledger, count)
         problems = []
         problems << "#{ledger.duplicates} jobs ran more than once" if ledger.duplicates.positive?
         if ledger.processed != count
           problems << "#{ledger.processed} jobs were processed but #{count} were enqueued"
+        end
+        if ledger.warmup_processed != warmup_jobs
+          problems << "#{ledger.warmup_processed} warmup jobs were processed but #{warmup_jobs} were enqueued"
         end
         problems << "#{ledger.malformed} job records were unreadable" if ledger.malformed.positive?
         problems
@@ -262,8 +286,8 @@ module Rubyrig
         if ledger.drain_s && ledger.drain_s < SHORT_DRAIN_S
           list << "the drain lasted only #{ledger.drain_s.round(3)} s; raise jobs so that start and stop effects stay small"
         end
-        if report["sidekiq_processed"] && report["sidekiq_processed"] != count
-          list << "Sidekiq's own processed counter says #{report["sidekiq_processed"]}, rubyrig's records #{ledger.processed}"
+        if report["sidekiq_processed"] && report["sidekiq_processed"] != count + warmup_jobs
+          list << "Sidekiq's own processed counter says #{report["sidekiq_processed"]}, rubyrig's records #{ledger.processed + ledger.warmup_processed}"
         end
         list
       end

@@ -1,8 +1,9 @@
 # What runs in a cell: the workload's kind, target (script path, argv, app...), parameter matrix and
-# per-workload settings, after defaults from a built-in have been applied.
+# per-workload settings, after defaults from a built-in have been applied; prepare is the argv run once
+# per runtime before the first batch (nil when none).
 module Rubyrig
   Workload = Struct.new(:name, :kind, :target, :params, :iterations, :warmup, :timeout_s, :gemfile,
-    :options, :sweeps, :base_dir, keyword_init: true) do
+    :options, :sweeps, :base_dir, :prepare, keyword_init: true) do
     # Every combination of parameter values, in a stable order: [{"threads" => 1}, {"threads" => 2}].
     def param_combinations
       keys = params.keys

@@ -32,6 +32,22 @@ module Rubyrig
     class Result
       # Kinds of error a generator reports: socket errors, timeouts, and responses with status >= 400.
       ERROR_KINDS = %w[connect read write timeout status].freeze
+      LATENCIES = %w[p50 p90 p99 p999 max mean].freeze
+
+      # A generator's summary in the JSON shape every adapter writes (wrk's own fields, microseconds:
+      # requests, duration_us, bytes, errors_KIND, latency_KIND_us) and the generator's CPU use.
+      def self.from_summary(data, cpu_s:, wall_s:)
+        us = ->(key) { data[key]&./(1e6) }
+        new(
+          requests: data.fetch("requests").to_i,
+          duration_s: data.fetch("duration_us") / 1e6,
+          bytes: data["bytes"]&.to_i,
+          errors: ERROR_KINDS.to_h { |kind| [kind, data.fetch("errors_#{kind}").to_i] },
+          latency_s: LATENCIES.to_h { |k| [k, us.call("latency_#{k}_us")] },
+          cpu_s: cpu_s,
+          wall_s: wall_s
+        ).freeze
+      end
     end
   end
 end

@@ -19,6 +19,8 @@ module Rubyrig
 
       def self.supports?(mode) = MODES.include?(mode)
 
+      def name = "wrk"
+
       # The absolute path of the wrk binary, or ToolMissing naming the fix.
       def self.locate(binary, path: ENV.fetch("PATH", ""))
         Which.find(binary, path: path) || raise(ToolMissing, "#{binary} is not installed or not executable: #{INSTALL_HINT}")
@@ -31,18 +33,7 @@ module Rubyrig
       end
 
       # wrk's JSON summary (microseconds) and its exit (rusage) as a Result in seconds.
-      def self.parse(data, exit)
-        us = ->(key) { data[key]&./(1e6) }
-        Result.new(
-          requests: data.fetch("requests").to_i,
-          duration_s: data.fetch("duration_us") / 1e6,
-          bytes: data["bytes"]&.to_i,
-          errors: Result::ERROR_KINDS.to_h { |kind| [kind, data.fetch("errors_#{kind}").to_i] },
-          latency_s: %w[p50 p90 p99 p999 max mean].to_h { |k| [k, us.call("latency_#{k}_us")] },
-          cpu_s: exit.cpu_user_s + exit.cpu_sys_s,
-          wall_s: exit.wall_s
-        ).freeze
-      end
+      def self.parse(data, exit) = Result.from_summary(data, cpu_s: exit.cpu_user_s + exit.cpu_sys_s, wall_s: exit.wall_s)
 
       attr_reader :threads
 

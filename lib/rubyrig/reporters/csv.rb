@@ -1,7 +1,7 @@
 # Renders a report as CSV, one table for every section: a `section` column says what a row is (a cell's
 # metric with its comparison, a connection mode, the Rails overhead, a sweep point, a YJIT memory
 # setting, a profile frame, a GVL trace file, a latency percentile, a batch's errors, a grid cell, a
-# jobs phase, a memory-against-speed point, a thread's GVL time, a warning), and `detail` carries what
+# jobs phase, a memory-against-speed point, a thread's GVL time, a runtime's gem set, a warning), and `detail` carries what
 # the columns do not. Raw per-batch values stay in trials.jsonl.
 require "csv"
 
@@ -19,7 +19,7 @@ module Rubyrig
         CSV.generate do |csv|
           csv << HEADER
           rows = cell_rows + host_rows + connection_mode_rows + rails_rows + sweep_rows + yjit_rows + profile_rows + trace_rows +
-            latency_rows + batch_error_rows + grid_rows + jobs_rows + memory_speed_rows + gvl_rows + warning_rows
+            latency_rows + batch_error_rows + grid_rows + jobs_rows + memory_speed_rows + gvl_rows + gem_set_rows + warning_rows
           rows.each { |row| csv << HEADER.map { |column| row[column.to_sym] } }
         end
       end
@@ -117,6 +117,12 @@ module Rubyrig
       end
 
       def warning_rows = @report.warnings.map { |w| {section: "warning", detail: w} }
+
+      def gem_set_rows
+        @report.gem_sets.to_a.map do |g|
+          {section: "gem_set", runtime: g.runtime, workload: Format.gemfile(g.gemfile), detail: [g.gems_text, g.lockfile_text].reject(&:empty?).join("; ")}
+        end
+      end
 
       def figures = @report.figures
 

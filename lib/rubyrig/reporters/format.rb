@@ -92,6 +92,9 @@ module Rubyrig
       def level(confidence) = "#{format("%.2f", confidence * 100).sub(/\.?0+\z/, "")}%"
 
       def percent_plain(fraction) = "#{format("%.2f", fraction * 100).sub(/\.?0+\z/, "")}%"
+
+      # A Gemfile by its folder: "/x/workloads/sidekiq-noop/Gemfile" => "sidekiq-noop/Gemfile".
+      def gemfile(path) = path ? File.join(File.basename(File.dirname(path)), File.basename(path)) : "n/a"
     end
   end
 end

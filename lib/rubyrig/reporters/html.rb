@@ -196,10 +196,11 @@ module Rubyrig
           "<tr><td class=\"label\"><code>#{esc(label)}</code></td><td class=\"num\">#{d.n}</td><td class=\"num\">#{d.with_errors}</td>" +
             %w[latency_p50_s latency_p99_s latency_p999_s].map { |k| "<td class=\"num\">#{Format.seconds(m[k])}</td>" }.join +
             "<td class=\"num\">#{Format.significant(m["error_count"])}</td><td class=\"num\">#{Format.seconds(m["boot_s"])}</td>" \
-            "<td class=\"num\">#{Format.percent(m["server_cpu_fraction"])}</td><td class=\"num\">#{Format.percent(m["load_cpu_fraction"])}</td></tr>"
+            "<td class=\"num\">#{Format.percent(m["server_cpu_fraction"])}</td><td class=\"num\">#{Format.percent(m["load_cpu_fraction"])}</td>" \
+            "<td>#{esc(d.load_generator || "n/a")}</td></tr>"
         end
         html = "<h3>HTTP details</h3><p class=\"muted\">Medians over ok batches.</p><table><tr><th>cell</th><th>n</th><th>with errors</th>" \
-          "<th>p50</th><th>p99</th><th>p99.9</th><th>errors</th><th>boot</th><th>server CPU</th><th>load CPU</th></tr>#{cells.join}</table>"
+          "<th>p50</th><th>p99</th><th>p99.9</th><th>errors</th><th>boot</th><th>server CPU</th><th>load CPU</th><th>measured by</th></tr>#{cells.join}</table>"
         unless derived.connection_modes.empty?
           rows = derived.connection_modes.map do |c|
             result = c.reason ? "<td>n/a</td><td></td><td class=\"verdict-cell\">#{Html.verdict_html(c.verdict)} #{esc(c.reason)}</td>" :
@@ -293,6 +294,15 @@ module Rubyrig
         "<h2>Warnings</h2><div class=\"warn\"><ul>#{@report.warnings.map { |w| "<li>#{esc(w)}</li>" }.join}</ul></div>"
       end
 
+      def gem_sets
+        rows = @report.gem_sets.to_a.map do |g|
+          "<tr><td class=\"label\"><code>#{esc(g.runtime)}</code></td><td><code>#{esc(Format.gemfile(g.gemfile))}</code></td>" \
+            "<td>#{esc(g.gems_text)}</td><td>#{esc(g.lockfile_text)}</td></tr>"
+        end
+        return "" if rows.empty?
+        "<h3>Gem sets</h3><table><tr><th>runtime</th><th>Gemfile</th><th>gems</th><th>lockfile</th></tr>#{rows.join}</table>"
+      end
+
       def environment(run)
         host = run.host
         runtimes = run.runtimes.map do |label, r|
@@ -303,6 +313,7 @@ module Rubyrig
           <section id="environment"><h2>Environment</h2>
           <p>#{esc(host["cpu_model"])}, #{esc(host["cores"])} cores, Linux #{esc(host["kernel"])}, governor #{esc(host["governor"])}, turbo #{esc(host["turbo"])}, load before #{esc(Array(host["load_average"]).join(" "))}</p>
           <table><tr><th>runtime</th><th>interpreter</th><th>flags and environment</th></tr>#{runtimes.join}</table>
+          #{gem_sets}
           <p>Reproduce: <code>#{esc(Shellwords.join(run.command_line))}</code></p></section>
         HTML
       end

@@ -1,6 +1,6 @@
 # Renders the HTTP-only part of a report for the terminal and Markdown reporters: per cell the latency
-# percentiles, errors (and how many batches were "ok with errors"), boot time and CPU use of server and
-# load generator; then each connection mode against keepalive; then the Rails overhead per request.
+# percentiles, errors (and how many batches were "ok with errors"), boot time, CPU use of server and
+# load generator, and which load generator measured the cell; then each connection mode against keepalive; then the Rails overhead per request.
 module Rubyrig
   module Reporters
     class HttpSection
@@ -34,12 +34,12 @@ module Rubyrig
       def markdown
         return [] if @derived.empty?
         lines = ["**HTTP details** (medians over ok batches)", "",
-          "| cell | n | with errors | p50 | p99 | p99.9 | errors | boot | server CPU | load CPU |", "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
+          "| cell | n | with errors | p50 | p99 | p99.9 | errors | boot | server CPU | load CPU | measured by |", "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
         @derived.cells.each do |d|
           m = d.medians
           lines << "| `#{label(d.cell)}` | #{d.n} | #{d.with_errors} | #{Format.seconds(m["latency_p50_s"])} | #{Format.seconds(m["latency_p99_s"])} | " \
             "#{Format.seconds(m["latency_p999_s"])} | #{Format.significant(m["error_count"])} | #{Format.seconds(m["boot_s"])} | " \
-            "#{Format.percent(m["server_cpu_fraction"])} | #{Format.percent(m["load_cpu_fraction"])} |"
+            "#{Format.percent(m["server_cpu_fraction"])} | #{Format.percent(m["load_cpu_fraction"])} | #{d.load_generator || "n/a"} |"
         end
         lines << ""
         unless @derived.connection_modes.empty?
@@ -72,7 +72,8 @@ module Rubyrig
         errors = d.with_errors.positive? ? "#{d.with_errors} of #{d.n} batches ok with errors" : "no errors"
         "p50 #{Format.seconds(m["latency_p50_s"])}, p99 #{Format.seconds(m["latency_p99_s"])}, " \
           "p99.9 #{Format.seconds(m["latency_p999_s"])}, boot #{Format.seconds(m["boot_s"])}, " \
-          "server CPU #{Format.percent(m["server_cpu_fraction"])}, load CPU #{Format.percent(m["load_cpu_fraction"])}, #{errors}"
+          "server CPU #{Format.percent(m["server_cpu_fraction"])}, load CPU #{Format.percent(m["load_cpu_fraction"])}, #{errors}" \
+          "#{", measured by #{d.load_generator}" if d.load_generator}"
       end
 
       def mode_text(c)

@@ -1,6 +1,6 @@
 # Renders a report as JSON for machines: run metadata, per-cell summaries, comparisons, and every
-# section of the report (HTTP, sweeps, YJIT memory, profiles, GVL traces, the figures with their
-# axes) and the warnings.
+# section of the report (HTTP, sweeps, YJIT memory, profiles, GVL traces, gem sets, the figures with
+# their axes) and the warnings.
 require "json"
 
 module Rubyrig
@@ -32,6 +32,7 @@ module Rubyrig
           "yjit_memory" => @report.yjit_memory.map { |r| stringify(r.to_h) },
           "profiles" => @report.profiles.map { |g| stringify(g.to_h) },
           "traces" => @report.traces.map { |t| stringify(t.to_h) },
+          "gem_sets" => @report.gem_sets.to_a.map(&:to_h),
           "figures" => @report.figures.to_h.transform_keys(&:to_s),
           "warnings" => @report.warnings
         }

@@ -52,6 +52,10 @@ module Rubyrig
           lines << "- `#{label}`: #{r.dig("interpreter", "description")}#{" (#{extras.join(", ")})" unless extras.empty?}"
         end
         lines << "- #{run.batch_count} batches in a randomized interleaved order (seed #{run.seed}), rubyrig #{run.rubyrig_version}"
+        @report.gem_sets.to_a.each do |g|
+          gems = g.gems_text.empty? ? "" : "#{g.gems_text}; "
+          lines << "- Gem set of `#{g.runtime}` for #{Format.gemfile(g.gemfile)}: #{gems}#{g.lockfile_text}"
+        end
         lines << ""
         lines
       end

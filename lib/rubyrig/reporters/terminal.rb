@@ -22,6 +22,7 @@ module Rubyrig
           lines << ""
         end
         lines.concat(HttpSection.new(@report.http).terminal { |text, color| paint(text, color) })
+        lines.concat(gem_sets) << "" unless @report.gem_sets.to_a.empty?
         @report.sweeps.each { |table| lines.concat(scaling_table(table)) << "" }
         lines.concat(yjit_memory(@report.yjit_memory)) << "" unless @report.yjit_memory.empty?
         FigureTables.new(@report).all.each { |t| lines.concat(figure_table(t)) << "" }
@@ -55,6 +56,15 @@ module Rubyrig
           out.concat(table(cells, metric))
         end
         out
+      end
+
+      def gem_sets
+        lines = ["#{paint("Gem sets", :bold)} (each runtime's own, installed by its bundler)"]
+        @report.gem_sets.each do |g|
+          gems = g.gems_text.empty? ? "" : "#{g.gems_text}; "
+          lines << "    #{g.runtime} · #{Format.gemfile(g.gemfile)}: #{gems}#{g.lockfile_text}"
+        end
+        lines
       end
 
       def comparisons(cells, metric)

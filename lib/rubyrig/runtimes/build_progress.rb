@@ -44,8 +44,7 @@ module Rubyrig
         format("%d:%02d", seconds / 60, seconds % 60)
       end
 
-      private
-
+      # Wipes the status line a terminal shows while a command runs, before other output.
       def clear
         return unless @status_shown
         @io.print("\r\e[2K")

@@ -7,9 +7,10 @@ module Rubyrig
   module Services
     class SidekiqWorkers
       BOOT = File.expand_path("../sidekiq/boot.rb", __dir__)
-      # Shutdown grace: Sidekiq's fetch blocks up to 2 s and -t 5 bounds running jobs.
+      # Shutdown grace: Sidekiq's fetch blocks up to 2 s and -t 5 bounds running jobs; a JVM (JRuby) on a
+      # busy host has been seen to need more than 10 s to exit after that.
       SHUTDOWN_TIMEOUT_S = 5
-      GRACE_S = 10.0
+      GRACE_S = 30.0
       SUMMED = %w[cpu_user_s cpu_sys_s voluntary_ctx_switches involuntary_ctx_switches peak_rss_bytes
         end_rss_bytes end_pss_bytes gc_count gc_minor_count gc_major_count gc_time_s yjit_code_region_bytes
         yjit_alloc_bytes yjit_compile_time_s].freeze

@@ -1,6 +1,7 @@
 # Runs INSIDE the target runtime as `ruby client.rb enqueue|report`. enqueue: the jobs file's setup,
 # then every job pushed with Sidekiq::Client.push_bulk in chunks, timed on the monotonic clock (the
-# pushes only: building the arguments and connecting come first). report: after the drain, Sidekiq's
+# pushes only: building the arguments and connecting come first); warmup jobs, marked in their
+# payload, go first, so that the workers take them before any measured job (a queue is FIFO). report: after the drain, Sidekiq's
 # own counters and the jobs file's report hook. Results go to rubyrig through the probe's record.
 # Old syntax, standard library and Sidekiq only.
 require File.expand_path("support", File.dirname(__FILE__))
@@ -15,20 +16,27 @@ module RubyrigJobs
 
     def enqueue(definition)
       definition.setup&.call
-      count = RubyrigJobs.job_count
-      args = Array.new(count) { |i| definition.args.call(i) }
+      warmup = Array.new(RubyrigJobs.warmup_count) { |i| definition.args.call(i) }
+      args = Array.new(RubyrigJobs.job_count) { |i| definition.args.call(i) }
       Sidekiq.redis { |conn| conn.call("PING") }
-      pushed = 0
       started_at = RubyrigJobs.monotonic
+      warmed = push(definition, warmup, true)
+      pushed = push(definition, args, false)
+      finished_at = RubyrigJobs.monotonic
+      {"count" => pushed, "warmup_count" => warmed, "started_at" => started_at, "finished_at" => finished_at,
+       "sidekiq_version" => Sidekiq::VERSION}
+    end
+
+    def push(definition, args, warmup)
+      pushed = 0
       args.each_slice(CHUNK) do |chunk|
         # The stamp is taken before the chunk is sent, so a job's queue wait includes its own push.
         item = {"class" => definition.job_class, "args" => chunk, "retry" => false,
                 "rubyrig_enqueued_ns" => RubyrigJobs.monotonic_ns}
+        item["rubyrig_warmup"] = true if warmup
         pushed += Sidekiq::Client.push_bulk(item).compact.size
       end
-      finished_at = RubyrigJobs.monotonic
-      {"count" => pushed, "started_at" => started_at, "finished_at" => finished_at,
-       "sidekiq_version" => Sidekiq::VERSION}
+      pushed
     end
 
     def report(definition)

@@ -42,6 +42,11 @@ module RubyrigJobs
       Integer(ENV.fetch("RUBYRIG_JOBS_COUNT"), 10)
     end
 
+    # Jobs pushed before the measured ones and drained unmeasured (0 without warmup).
+    def warmup_count
+      Integer(ENV.fetch("RUBYRIG_WARMUP_JOBS", "0"), 10)
+    end
+
     def batch_id
       ENV.fetch("RUBYRIG_BATCH_ID", "")
     end
@@ -90,7 +95,8 @@ module RubyrigJobs
     end
   end
 
-  # One line per finished job: jid, enqueued at, started, finished (integer nanoseconds) and status.
+  # One line per finished job: jid, enqueued at, started, finished (integer nanoseconds), status, and
+  # "warmup" in a sixth field for a job of the unmeasured warmup share.
   # Lines collect in memory and a background thread writes them every FLUSH_S (and at exit), so that
   # a job pays for neither float formatting nor a write(2); rubyrig sees the last job within FLUSH_S.
   class Journal
@@ -110,8 +116,10 @@ module RubyrigJobs
       at_exit { flush }
     end
 
-    def record(jid, enqueued_ns, started_ns, finished_ns, status)
-      line = "#{jid}\t#{enqueued_ns || "-"}\t#{started_ns}\t#{finished_ns}\t#{status}\n"
+    def record(jid, enqueued_ns, started_ns, finished_ns, status, warmup)
+      line = "#{jid}\t#{enqueued_ns || "-"}\t#{started_ns}\t#{finished_ns}\t#{status}"
+      line << "\twarmup" if warmup
+      line << "\n"
       @lock.synchronize { @buffer << line }
     end
 
@@ -138,7 +146,8 @@ module RubyrigJobs
         status = e.class.name
         raise
       ensure
-        RubyrigJobs.journal.record(job["jid"], job["rubyrig_enqueued_ns"], started_ns, RubyrigJobs.monotonic_ns, status)
+        RubyrigJobs.journal.record(job["jid"], job["rubyrig_enqueued_ns"], started_ns, RubyrigJobs.monotonic_ns, status,
+          job["rubyrig_warmup"])
       end
     end
   end

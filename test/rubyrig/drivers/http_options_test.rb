@@ -51,12 +51,14 @@ class HttpOptionsTest < Minitest::Test
     assert_match(/exp\.yml:6: connections 10 is not a multiple of load_threads 4: wrk would leave 2 connection\(s\) unused/, error.message)
   end
 
-  def test_client_close_is_refused_naming_a_generator_that_would_do_it
-    yaml = "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    params:\n      connection: [keepalive, client-close]\n"
-    error = assert_raises(Rubyrig::ExperimentError) { experiment(tmpdir, yaml) }
-    assert_match(/exp\.yml:5: connection client-close needs a load generator that closes each connection itself/, error.message)
-    assert_match(/httperf/, error.message)
-    assert_match(/use `close`/, error.message)
+  def test_client_close_is_a_mode_measured_by_httperf
+    yaml = "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    params:\n      connection: [keepalive, client-close]\n    httperf: /opt/httperf\n"
+    workload = experiment(tmpdir, yaml).workloads.first
+    assert_equal %w[keepalive client-close], workload.params["connection"]
+    assert_equal "/opt/httperf", workload.options["httperf"]
+    assert_equal %w[wrk httperf], Rubyrig::Drivers::Http.generators(workload)
+    error = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Drivers::Http.preflight(workload, nil) }
+    assert_match(%r{/opt/httperf is not installed or not executable: install it \(Debian/Ubuntu: apt-get install httperf\)}, error.message)
   end
 
   def test_unknown_connection_mode_and_unknown_parameter

@@ -42,6 +42,8 @@ class JobsDriverTest < Minitest::Test
       {"redis" => "udp"} => /redis must be one of unix, tcp/,
       {"log_level" => "loud"} => /log_level must be one of/,
       {"stubs" => "yes"} => /stubs must be true or false/,
+      {"warmup_jobs" => -1} => /warmup_jobs must be a whole number of jobs, 0 or more/,
+      {"warmup_jobs" => "many"} => /warmup_jobs must be a whole number/,
       {"params" => {"jobs" => [100, 0]}} => /jobs must be a positive integer/,
       {"params" => {"concurrency" => "ten"}} => /concurrency must be a positive integer/,
       {"databse" => "sqlite"} => /did you mean 'database'/
@@ -50,6 +52,12 @@ class JobsDriverTest < Minitest::Test
       error = assert_raises(Rubyrig::ExperimentError) { load({"builtin" => "sidekiq-noop"}.merge(extra)) }
       assert_match message, error.message
     end
+  end
+
+  def test_warmup_jobs_is_an_option_not_a_parameter
+    workload = load({"builtin" => "sidekiq-noop", "warmup_jobs" => 500}).workloads.first
+    assert_equal 500, workload.options["warmup_jobs"]
+    refute workload.params.key?("warmup_jobs"), "the warmup share is not a cell of the matrix"
   end
 
   def test_a_postgres_url_replaces_sqlite

@@ -29,9 +29,10 @@ class WrkTest < Minitest::Test
     assert_equal ["--header", "Connection: close"], argv[-3, 2]
   end
 
-  def test_wrk_refuses_client_close
+  def test_wrk_refuses_client_close_which_httperf_measures
     refute Rubyrig::Load::Wrk.supports?("client-close")
-    assert_empty Rubyrig::Load.supporting("client-close")
+    assert_equal ["httperf"], Rubyrig::Load.supporting("client-close")
+    assert_equal "wrk", Rubyrig::Load.for_mode("close")
     assert_raises(Rubyrig::ExperimentError) { wrk("client-close") }
   end
 

@@ -1,7 +1,8 @@
 # Reads the job records the workers append (one tab-separated line per finished job: jid, enqueued at,
-# started, finished, status; times in integer nanoseconds of the system-wide monotonic clock) while
-# they run, and turns them into the drain window, throughput, run-time and queue-wait distributions,
-# the jobs finished over time, and the counts that reveal lost or duplicated jobs.
+# started, finished, status, and "warmup" for a warmup job; times in integer nanoseconds of the
+# system-wide monotonic clock) while they run, and turns the measured jobs' records into the drain
+# window, throughput, run-time and queue-wait distributions and the jobs finished over time; warmup
+# jobs only get their own count and drain window. Counts reveal lost or duplicated jobs.
 require "set"
 
 module Rubyrig
@@ -10,7 +11,8 @@ module Rubyrig
       class Ledger
         PATTERN = "jobs-*.tsv"
 
-        attr_reader :processed, :duplicates, :errors, :first_started_at, :last_finished_at, :malformed
+        attr_reader :processed, :duplicates, :errors, :first_started_at, :last_finished_at, :malformed,
+          :warmup_processed
 
         def initialize(dir)
           @dir = dir
@@ -25,6 +27,8 @@ module Rubyrig
           @finished = []
           @first_started_at = nil
           @last_finished_at = nil
+          @warmup_processed = 0
+          @warmup_window = []
         end
 
         # Reads whatever complete lines were appended since the last call; returns self.
@@ -49,6 +53,7 @@ module Rubyrig
             m["drain_s"] = drain
             m["jobs_per_s"] = @processed / drain
           end
+          m.merge!(warmup_metrics)
           m.merge!(Jobs.percentile_metrics("job_run", @run_s))
           m.merge!(Jobs.percentile_metrics("queue_wait", @wait_s))
           m
@@ -65,6 +70,15 @@ module Rubyrig
         end
 
         private
+
+        def warmup_metrics
+          return {} if @warmup_processed.zero?
+          m = {"warmup_processed_count" => @warmup_processed}
+          first, last = @warmup_window
+          m["warmup_drain_s"] = last - first if last > first
+          m["warmup_jobs_per_s"] = @warmup_processed / (last - first) if last > first
+          m
+        end
 
         def read_file(path)
           File.open(path, "rb") do |f|
@@ -83,16 +97,26 @@ module Rubyrig
         end
 
         def add(line)
-          jid, enqueued, started, finished, status = line.chomp.split("\t")
+          jid, enqueued, started, finished, status, phase = line.chomp.split("\t")
           started = seconds(started)
           finished = seconds(finished)
-          unless jid && started && finished && status
+          unless jid && started && finished && status && [nil, "warmup"].include?(phase)
             @malformed += 1
             return
           end
-          @processed += 1
           @duplicates += 1 unless @jids.add?(jid)
           @errors[status] += 1 unless status == "ok"
+          phase ? add_warmup(started, finished) : add_measured(started, finished, enqueued)
+        end
+
+        def add_warmup(started, finished)
+          @warmup_processed += 1
+          first, last = @warmup_window
+          @warmup_window = [[first, started].compact.min, [last, finished].compact.max]
+        end
+
+        def add_measured(started, finished, enqueued)
+          @processed += 1
           @first_started_at = started if @first_started_at.nil? || started < @first_started_at
           @last_finished_at = finished if @last_finished_at.nil? || finished > @last_finished_at
           @run_s << finished - started

@@ -9,8 +9,8 @@ class LedgerTest < Minitest::Test
   end
 
   # Times given in seconds, written as the workers write them: integer nanoseconds.
-  def line(jid, enqueued, started, finished, status = "ok")
-    [jid, ns(enqueued), ns(started), ns(finished), status].join("\t") + "\n"
+  def line(jid, enqueued, started, finished, status = "ok", phase = nil)
+    [jid, ns(enqueued), ns(started), ns(finished), status, phase].compact.join("\t") + "\n"
   end
 
   def ns(seconds) = (seconds == "-") ? "-" : (seconds * 1e9).round
@@ -65,5 +65,27 @@ class LedgerTest < Minitest::Test
     assert_equal 0, m["processed_count"]
     refute m.key?("jobs_per_s")
     refute m.key?("drain_s")
+  end
+
+  def test_warmup_jobs_are_counted_apart_and_left_out_of_the_measured_figures
+    append("jobs-1.tsv", line("w1", 1.0, 2.0, 4.0, "ok", "warmup") + line("w2", 1.0, 2.5, 5.0, "ok", "warmup"))
+    append("jobs-1.tsv", line("a", 1.0, 10.0, 10.5) + line("b", 1.0, 10.2, 11.0))
+    ledger = Ledger.new(@dir).read
+    m = ledger.metrics
+    assert_equal 4, ledger.unique, "every job, warmup included, is accounted for"
+    assert_equal 2, m["processed_count"]
+    assert_in_delta 1.0, m["drain_s"], 1e-9, "the drain window is the measured jobs' own"
+    assert_in_delta 0.65, m["job_run_p50_s"], 1e-9, "run times 0.5 and 0.8 s, not the warmup's 2 s"
+    assert_equal 2, m["warmup_processed_count"]
+    assert_in_delta 3.0, m["warmup_drain_s"], 1e-9
+    assert_in_delta 2 / 3.0, m["warmup_jobs_per_s"], 1e-9
+    assert_equal 2, ledger.completions(0.0, buckets: 11)["completed"].sum, "the timeline counts measured jobs"
+  end
+
+  def test_an_unknown_phase_is_unreadable
+    append("jobs-1.tsv", line("a", 1, 2, 3, "ok", "later"))
+    ledger = Ledger.new(@dir).read
+    assert_equal 1, ledger.malformed
+    assert_equal 0, ledger.unique
   end
 end
