@@ -13,8 +13,9 @@ module RubyrigTest
 
   # Runs the CLI in this process and returns [status, stdout, stderr].
   def run_cli(*args, env: {})
-    out = StringIO.new
-    err = StringIO.new
+    # UTF-8 buffers, as a terminal would be, whatever the locale's default encoding.
+    out = StringIO.new(+"")
+    err = StringIO.new(+"")
     cli_env = ENV.to_h.merge("RUBYRIG_CACHE_DIR" => cache_dir).merge(env)
     status = Rubyrig::CLI.new(args, env: cli_env, out: out, err: err).run
     [status, out.string, err.string]

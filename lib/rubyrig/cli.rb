@@ -52,7 +52,7 @@ module Rubyrig
     def run
       @settings.debug = !@argv.delete("--debug").nil?
       invalid = @argv.find { |arg| !arg.valid_encoding? }
-      raise UsageError, "argument #{invalid.scrub.inspect} is not valid UTF-8; rubyrig reads arguments and file names as UTF-8" if invalid
+      raise UsageError, "argument #{invalid.scrub.dump} is not valid UTF-8; rubyrig reads arguments and file names as UTF-8" if invalid
       name = @argv.shift
       case name
       when nil, "-h", "--help", "help"

@@ -105,6 +105,6 @@ class CLITest < Minitest::Test
 
   def test_arguments_that_are_not_utf8_are_refused_in_one_line
     status, _, err = run_cli("compare", "-r", "system", "--", "b\xFFd.rb".b)
-    assert_one_line_error(status, err, /argument "b\uFFFDd\.rb" is not valid UTF-8; rubyrig reads arguments and file names as UTF-8/, expected_status: 2)
+    assert_one_line_error(status, err, /argument "b\\uFFFDd\.rb" is not valid UTF-8; rubyrig reads arguments and file names as UTF-8/, expected_status: 2)
   end
 end
