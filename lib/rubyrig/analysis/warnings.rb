@@ -17,7 +17,7 @@ module Rubyrig
       def initialize(report, http:)
         @report = report
         @http = http
-        @measured = report.trials.select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
+        @measured = report.measured_by_cell
       end
 
       def list
