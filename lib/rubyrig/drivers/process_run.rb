@@ -120,10 +120,11 @@ module Rubyrig
         collect(exit, timed_out, stopped, @child.pid, @monitor, @stderr_path)
       end
 
-      # Stops the monitor and the process group without collecting anything; safe to repeat.
+      # Stops the monitor and the process group, and sweeps up what the process left, without
+      # collecting anything; safe to repeat, and after the process has exited.
       def abort
         @monitor&.stop
-        @child&.stop(grace_s: 1.0) if @child&.alive?
+        @child&.stop(grace_s: 1.0)
       end
 
       private

@@ -1,5 +1,7 @@
-# Owns one spawned process and its process group: starts it from an argv, waits with a deadline, and
-# stops the whole group (TERM, a grace period, then KILL) so that nothing outlives rubyrig.
+# Owns one spawned process and everything it starts: spawns it from an argv in its own process group
+# and its own place in the Containment, waits with a deadline, and stops the whole group (TERM, a grace
+# period, then KILL), then kills whatever of its descendants left the group, so that nothing outlives it.
+require_relative "containment"
 require_relative "reaper"
 require_relative "which"
 require_relative "libc"
@@ -22,8 +24,11 @@ module Rubyrig
     # Spawns argv in a new process group. With cpus: "1" or "0-1" it is pinned to those CPUs. Unless
     # disabled, the kernel KILLs the child if rubyrig itself dies (kill -9): the death signal is set
     # between fork and exec, and a child whose parent is already gone exits at once, so no window is left.
-    def self.spawn(argv, env: {}, chdir: nil, out: File::NULL, err: File::NULL, cpus: nil, death_signal: true)
-      child = new(argv, env: env, chdir: chdir, out: out, err: err, cpus: cpus, death_signal: death_signal)
+    # Its descendants, which the death signal does not reach, die by the containment's watchdog.
+    def self.spawn(argv, env: {}, chdir: nil, out: File::NULL, err: File::NULL, cpus: nil, death_signal: true,
+      containment: Containment.current)
+      child = new(argv, env: env, chdir: chdir, out: out, err: err, cpus: cpus, death_signal: death_signal,
+        containment: containment)
       child.start
       child
     end
@@ -48,9 +53,10 @@ module Rubyrig
     # Raised by capture when the command runs past its deadline.
     class Timeout < Error; end
 
-    def initialize(argv, env:, chdir:, out:, err:, cpus:, death_signal:)
+    def initialize(argv, env:, chdir:, out:, err:, cpus:, death_signal:, containment:)
       @argv = argv.map(&:to_s)
       @env = env.transform_keys(&:to_s).transform_values { |v| v&.to_s }
+      @containment = containment
       @chdir = chdir
       @out = out
       @err = err
@@ -65,6 +71,8 @@ module Rubyrig
         raise ToolMissing, "cannot run #{@argv.first}: no such executable; check the path or install it"
       end
       parent = Process.pid
+      @slot = @containment.slot
+      @env[Sweep::ENV_KEY] = @slot.env_value(ENV[Sweep::ENV_KEY])
       reader, writer = IO.pipe
       @started_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       @pid = Process.fork do
@@ -76,9 +84,10 @@ module Rubyrig
       # shell running the command; fork and setup are rubyrig's cost, not the command's. Reading to the
       # end waits for the exec itself (the pipe closes on exec), so that nothing samples the forked
       # copy of rubyrig, whose memory is rubyrig's, not the command's.
-      exec_at = reader.read
+      exec_at, joined = reader.read.to_s.unpack("EC")
       reader.close
-      @started_at = exec_at.unpack1("E") if exec_at&.bytesize == 8
+      @started_at = exec_at if exec_at
+      @slot.joined! if joined == 1
       begin
         Process.setpgid(@pid, @pid)
       rescue Errno::EACCES, Errno::ESRCH # the child already ran setpgid and exec'd, or already exited
@@ -102,8 +111,9 @@ module Rubyrig
 
     def alive? = !exited?
 
-    # Stops the whole group: TERM, up to grace_s for the leader to exit, then KILL. Safe to call twice,
-    # and after a normal exit it still sweeps up anything the child left in its group.
+    # Stops the whole group: TERM, up to grace_s for the leader to exit, then KILL; then kills every
+    # descendant that left the group (its cgroup, or its marker). Safe to call twice, and after a
+    # normal exit it still sweeps up anything the child left behind.
     def stop(grace_s: 2.0)
       return unless @pid
       unless exited?
@@ -112,6 +122,7 @@ module Rubyrig
       end
       signal_group("KILL")
       wait(timeout_s: 5)
+      @slot.sweep
     end
 
     def signal_group(signal)
@@ -125,17 +136,20 @@ module Rubyrig
 
     private
 
-    # Runs in the forked child: own process group, death signal, pinning, then exec. Never returns.
+    # Runs in the forked child: own process group, death signal, its cgroup, pinning, then exec. Never
+    # returns. The cgroup move can take milliseconds (the kernel waits for an RCU grace period); it
+    # comes before the clock is read, so it is not part of wall_s.
     def exec_in_child(parent, clock_pipe)
       Process.setpgid(0, 0)
       if @death_signal
         Libc.set_death_signal("KILL")
         exit!(EXEC_FAILED) if Process.ppid != parent
       end
+      joined = @slot.join
       Libc.pin_to_cpus(@cpus) if @cpus
       options = {in: File::NULL, out: @out, err: @err, close_others: true}
       options[:chdir] = @chdir if @chdir
-      clock_pipe.write([Process.clock_gettime(Process::CLOCK_MONOTONIC)].pack("E"))
+      clock_pipe.write([Process.clock_gettime(Process::CLOCK_MONOTONIC), joined ? 1 : 0].pack("EC"))
       clock_pipe.flush # left open: it closes on exec (close-on-exec), which tells the parent exec happened
       exec(@env, [@argv.first, @argv.first], *@argv.drop(1), **options)
     rescue SystemCallError => e # exec failed (e.g. permission denied): report like a shell would
