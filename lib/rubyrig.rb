@@ -45,6 +45,7 @@ module Rubyrig
   autoload :ExperimentDigest, "rubyrig/experiment/digest"
   autoload :GvlSummary, "rubyrig/diagnostics/gvl_summary"
   autoload :GvlTrace, "rubyrig/diagnostics/gvl_trace"
+  autoload :ExitCause, "rubyrig/process/exit_cause"
   autoload :Host, "rubyrig/process/host"
   autoload :Load, "rubyrig/load"
   autoload :Merge, "rubyrig/results/merge"
