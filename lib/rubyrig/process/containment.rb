@@ -76,12 +76,23 @@ module Rubyrig
     end
 
     # Reaps what dead rubyrigs left, creates the run's cgroup when possible and starts the watchdog.
+    # When this process exits normally, it lets the watchdog sweep and waits for it (close), so that
+    # nothing of the run, the watchdog included, is left once rubyrig has exited.
     def start
       base = @use_cgroups ? self.class.cgroup_base : nil
       reap_stale(base)
       @cgroup = create_cgroup(base) if base
       start_watchdog
+      at_exit { close if Process.pid == @owner_pid }
       self
+    end
+
+    # Lets the watchdog sweep (it kills what is left, removes the cgroup and exits) and waits up to
+    # timeout_s for it. Safe to repeat; a containment is not used after it is closed.
+    def close(timeout_s: 10)
+      @lifeline&.close
+      @lifeline = nil
+      @watchdog&.join(timeout_s)
     end
 
     # How this containment reaches every process, for `rubyrig doctor` and the docs.
@@ -146,7 +157,7 @@ module Rubyrig
       @watchdog_pid = Process.spawn({"RUBYOPT" => nil, "RUBYLIB" => nil}, RbConfig.ruby, "--disable-gems", WATCHDOG,
         @token, @cgroup.to_s, in: reader, out: File::NULL, err: File::NULL, pgroup: true)
       reader.close
-      Process.detach(@watchdog_pid)
+      @watchdog = Process.detach(@watchdog_pid)
     end
   end
 end

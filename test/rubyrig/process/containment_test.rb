@@ -86,6 +86,19 @@ class ContainmentTest < Minitest::Test
     end
   end
 
+  # What rubyrig does when it exits normally: by the time close returns, nothing is left.
+  def test_closing_lets_the_watchdog_sweep_and_waits_for_it
+    modes.each do |cgroups|
+      containment = Rubyrig::Containment.new(cgroups: cgroups).start
+      Rubyrig::Child.spawn(["bash", "-c", ESCAPES], containment: containment)
+      wait_for { sleeps("#{containment.token}.").size == 3 }
+      containment.close
+      assert_empty sleeps("#{containment.token}."), "cgroups: #{cgroups}"
+      refute File.exist?("/proc/#{containment.watchdog_pid}"), "the watchdog has exited and been reaped"
+      refute File.exist?(containment.cgroup), "the run's cgroup is removed" if containment.cgroup
+    end
+  end
+
   def test_a_child_carries_its_marker_after_any_it_inherited
     containment = Rubyrig::Containment.new(cgroups: false).start
     out = File.join(tmpdir, "env")
