@@ -1,5 +1,5 @@
-# Checks what a trustworthy benchmark needs on this host: tools, interpreters, CPU frequency settings
-# and load. Each check is a line with its state and, when something is wrong, what to do about it.
+# Checks what a trustworthy benchmark needs on this host: tools, interpreters, CPU frequency settings,
+# load, and how rubyrig keeps its processes within reach. Each check is a line with its state and, when something is wrong, what to do about it.
 module Rubyrig
   class Doctor
     # One finding: state is :ok, :warn or :missing; fix says what to do (nil when ok).
