@@ -90,9 +90,11 @@ module Rubyrig
     # Lets the watchdog sweep (it kills what is left, removes the cgroup and exits) and waits up to
     # timeout_s for it. Safe to repeat; a containment is not used after it is closed.
     def close(timeout_s: 10)
-      @lifeline&.close
+      return unless @lifeline
+      @lifeline.close
       @lifeline = nil
-      @watchdog&.join(timeout_s)
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
+      sleep 0.005 until reaped_watchdog? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
     end
 
     # How this containment reaches every process, for `rubyrig doctor` and the docs.
@@ -152,12 +154,19 @@ module Rubyrig
 
     # The watchdog: a separate Ruby reading the pipe whose write end only this process holds (it is
     # close-on-exec, so children do not inherit it). Its own process group keeps Ctrl-C away from it.
+    # It is reaped by close rather than by a thread waiting for it (Process.detach), so that rubyrig
+    # runs no thread of its own beside those that measure.
     def start_watchdog
       reader, @lifeline = IO.pipe
       @watchdog_pid = Process.spawn({"RUBYOPT" => nil, "RUBYLIB" => nil}, RbConfig.ruby, "--disable-gems", WATCHDOG,
         @token, @cgroup.to_s, in: reader, out: File::NULL, err: File::NULL, pgroup: true)
       reader.close
-      @watchdog = Process.detach(@watchdog_pid)
+    end
+
+    def reaped_watchdog?
+      !Process.waitpid(@watchdog_pid, Process::WNOHANG).nil?
+    rescue Errno::ECHILD # already reaped
+      true
     end
   end
 end

@@ -142,8 +142,12 @@ module Rubyrig
       return if @lock
       @lock = File.open(path(LOCK_FILE), File::RDWR | File::CREAT, 0o644)
       if @lock.flock(File::LOCK_EX | File::LOCK_NB)
-        @lock.truncate(0)
-        @lock.syswrite(Process.pid.to_s)
+        begin
+          @lock.truncate(0)
+          @lock.syswrite(Process.pid.to_s)
+        rescue SystemCallError # a full disk: the lock holds all the same, only the pid is not shown
+          nil
+        end
         return
       end
       holder = @lock.read.to_s[/\A\d+\z/]
