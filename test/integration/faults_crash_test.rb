@@ -2,11 +2,9 @@
 # script moves itself into a memory cgroup with a small limit and allocates). Each fails only its batch,
 # with the signal named, and the run goes on to measure the others.
 require "test_helper"
-require_relative "faults_support"
 
 class FaultsCrashTest < Minitest::Test
   include SlowTest
-  include FaultsSupport
 
   # The first batch to start prints its pid and waits to be killed (or, given a memory cgroup, moves
   # into it and allocates until the kernel kills it); every later batch ends at once.

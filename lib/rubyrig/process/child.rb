@@ -18,6 +18,10 @@ module Rubyrig
     end
 
     EXEC_FAILED = 127
+    # What the forked child reports just before exec: the monotonic clock, whether it joined its
+    # cgroup, and its struct rusage so far.
+    REPORT_FORMAT = "ECq18"
+    REPORT_BYTES = 8 + 1 + Reaper::RUSAGE_BYTES
 
     attr_reader :pid, :argv, :started_at
 
@@ -80,14 +84,18 @@ module Rubyrig
         exec_in_child(parent, writer)
       end
       writer.close
-      # The child reports the moment it calls exec, so that wall_s starts there, as it would for a
-      # shell running the command; fork and setup are rubyrig's cost, not the command's. Reading to the
-      # end waits for the exec itself (the pipe closes on exec), so that nothing samples the forked
-      # copy of rubyrig, whose memory is rubyrig's, not the command's.
-      exec_at, joined = reader.read.to_s.unpack("EC")
+      # The child reports the moment it calls exec and its resource usage then, so that wall_s, CPU
+      # time and context switches start there, as they would for a shell running the command; fork
+      # and setup (the move into its cgroup waits for the kernel) are rubyrig's cost, not the
+      # command's. Reading to the end waits for the exec itself (the pipe closes on exec), so that
+      # nothing samples the forked copy of rubyrig, whose memory is rubyrig's, not the command's.
+      report = reader.read.to_s
       reader.close
-      @started_at = exec_at if exec_at
-      @slot.joined! if joined == 1
+      if report.bytesize == REPORT_BYTES
+        exec_at, joined, *@usage_at_exec = report.unpack(REPORT_FORMAT)
+        @started_at = exec_at
+        @slot.joined! if joined == 1
+      end
       begin
         Process.setpgid(@pid, @pid)
       rescue Errno::EACCES, Errno::ESRCH # the child already ran setpgid and exec'd, or already exited
@@ -138,7 +146,7 @@ module Rubyrig
 
     # Runs in the forked child: own process group, death signal, its cgroup, pinning, then exec. Never
     # returns. The cgroup move can take milliseconds (the kernel waits for an RCU grace period); it
-    # comes before the clock is read, so it is not part of wall_s.
+    # comes before the clock and the usage are read, so it is in none of the measurements.
     def exec_in_child(parent, clock_pipe)
       Process.setpgid(0, 0)
       if @death_signal
@@ -149,7 +157,8 @@ module Rubyrig
       Libc.pin_to_cpus(@cpus) if @cpus
       options = {in: File::NULL, out: @out, err: @err, close_others: true}
       options[:chdir] = @chdir if @chdir
-      clock_pipe.write([Process.clock_gettime(Process::CLOCK_MONOTONIC), joined ? 1 : 0].pack("EC"))
+      usage = Reaper.self_fields
+      clock_pipe.write([Process.clock_gettime(Process::CLOCK_MONOTONIC), joined ? 1 : 0, *usage].pack(REPORT_FORMAT))
       clock_pipe.flush # left open: it closes on exec (close-on-exec), which tells the parent exec happened
       exec(@env, [@argv.first, @argv.first], *@argv.drop(1), **options)
     rescue SystemCallError => e # exec failed (e.g. permission denied): report like a shell would
@@ -158,7 +167,7 @@ module Rubyrig
     end
 
     def reap
-      usage = Reaper.wait(@pid)
+      usage = Reaper.wait(@pid, before: @usage_at_exec)
       finished = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       @exit = Exit.new(wall_s: finished - @started_at, **usage.to_h).freeze
     end

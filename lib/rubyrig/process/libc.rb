@@ -1,5 +1,6 @@
-# The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4 (resource usage of a
-# reaped child), prctl (death signal), sched_setaffinity (CPU pinning) and statvfs (free disk space).
+# The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4 and getrusage
+# (resource usage of a reaped child, and of this process), prctl (death signal), sched_setaffinity
+# (CPU pinning) and statvfs (free disk space).
 require "fiddle"
 require_relative "cpu_list"
 
@@ -14,6 +15,11 @@ module Rubyrig
     def wait4(pid, status_ptr, options, rusage_ptr)
       function(:wait4, [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP, Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP])
         .call(pid, status_ptr, options, rusage_ptr)
+    end
+
+    # getrusage(2) of the calling process (RUSAGE_SELF) into rusage_ptr.
+    def getrusage_self(rusage_ptr)
+      function(:getrusage, [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP]).call(0, rusage_ptr)
     end
 
     # Asks the kernel to send `signal` to this process when its parent dies.
