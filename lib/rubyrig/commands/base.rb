@@ -115,8 +115,7 @@ module Rubyrig
       def render(store)
         report = Analysis.new.analyze(meta: store.meta, trials: store.trials)
         out.print(Reporters::Terminal.new(report, color: @settings.color).render)
-        written = Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md"), html: store.path("report.html")})
-        written += Reporters.export(report, @exports)
+        written = export(report, store)
         out.puts("Results: #{store.dir} (#{(written.map { |p| File.basename(p) } + ["trials.jsonl"]).uniq.join(", ")})")
         gate = Analysis::Gate.failures(report, @gate)
         step_summary(report, gate)
@@ -125,6 +124,15 @@ module Rubyrig
         gate.each { |line| err.puts("rubyrig: #{line}") }
         return CLI::EXIT_GATE unless gate.empty?
         failed.zero? ? CLI::EXIT_OK : CLI::EXIT_ERROR
+      end
+
+      # summary.json, report.md and report.html into the run, then the exports asked for.
+      def export(report, store)
+        Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md"), html: store.path("report.html")}) +
+          Reporters.export(report, @exports)
+      rescue SystemCallError => e # a full disk: the trials are safe, the report can be written again
+        raise StoreError, "could not write the report (#{e.message}); every trial is in #{store.path(Store::TRIALS_FILE)}: " \
+          "free space, then `rubyrig report #{store.dir}` writes it"
       end
 
       # In a GitHub Actions step, the Markdown report (and the gate's result) goes to the job summary.
