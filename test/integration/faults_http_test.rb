@@ -9,9 +9,9 @@ class FaultsHttpTest < Minitest::Test
   # Children of this process (run_cli runs the batches here) in a batch's artifacts directory.
   def batch_children(batch_dir)
     Dir.glob("/proc/[0-9]*").filter_map do |dir|
-      next unless File.read("#{dir}/stat").split(") ").last.split[1].to_i == Process.pid
+      next unless File.binread("#{dir}/stat").split(") ").last.split[1].to_i == Process.pid
       environ = File.binread("#{dir}/environ")
-      argv = File.read("#{dir}/cmdline").split("\0")
+      argv = File.binread("#{dir}/cmdline").split("\0")
       [File.basename(dir).to_i, argv] if environ.include?(batch_dir) || argv.any? { |a| a.include?(batch_dir) }
     rescue SystemCallError # exited while we looked
       nil

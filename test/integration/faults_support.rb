@@ -15,10 +15,10 @@ module FaultsSupport
   end
 
   def seen(pid)
-    stat = File.read("/proc/#{pid}/stat")
+    stat = File.binread("/proc/#{pid}/stat")
     fields = stat[(stat.rindex(")") + 2)..].split
     return nil if fields[0] == "Z"
-    Seen.new(pid: pid, started: fields[19], argv: File.read("/proc/#{pid}/cmdline").split("\0"))
+    Seen.new(pid: pid, started: fields[19], argv: File.binread("/proc/#{pid}/cmdline").split("\0"))
   rescue SystemCallError # exited while we looked
     nil
   end

@@ -14,13 +14,13 @@ class HttpInterruptTest < Minitest::Test
   end
 
   def command(pid)
-    File.read("/proc/#{pid}/cmdline").split("\0")
+    File.binread("/proc/#{pid}/cmdline").split("\0")
   rescue Errno::ENOENT # gone
     []
   end
 
   def alive?(pid)
-    File.read("/proc/#{pid}/stat").split(") ").last.split.first != "Z"
+    File.binread("/proc/#{pid}/stat").split(") ").last.split.first != "Z"
   rescue Errno::ENOENT # reaped
     false
   end

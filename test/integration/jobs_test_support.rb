@@ -30,7 +30,7 @@ module JobsTestSupport
 
   def alive?(pid)
     Process.kill(0, pid)
-    !File.read("/proc/#{pid}/stat").split(") ").last.start_with?("Z")
+    !File.binread("/proc/#{pid}/stat").split(") ").last.start_with?("Z")
   rescue Errno::ESRCH, Errno::ENOENT # gone
     false
   end

@@ -17,7 +17,7 @@ class ResumeTest < Minitest::Test
     survivors = processes_mentioning(run)
     assert_empty survivors, "the measured child must die with rubyrig (pdeathsig): #{survivors.map { |p|
       begin
-        File.read("/proc/#{p}/cmdline").tr("\0", " ")
+        File.binread("/proc/#{p}/cmdline").tr("\0", " ")
       rescue
         p
       end

@@ -86,7 +86,7 @@ module Rubyrig
     # "<pid>-<start ticks>" of a process now (the same pid later is another process when its start
     # time differs), or nil when it does not exist.
     def token(pid)
-      stat = File.read("/proc/#{pid}/stat")
+      stat = File.binread("/proc/#{pid}/stat") # bytes: the name in it may be any
       "#{pid}-#{stat[(stat.rindex(")") + 2)..].split[19]}"
     rescue SystemCallError # no such process
       nil

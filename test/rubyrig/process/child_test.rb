@@ -3,7 +3,7 @@ require "test_helper"
 class ChildTest < Minitest::Test
   def alive?(pid)
     Process.kill(0, pid)
-    !File.read("/proc/#{pid}/stat").split[2].eql?("Z")
+    !File.binread("/proc/#{pid}/stat").split[2].eql?("Z")
   rescue Errno::ESRCH, Errno::ENOENT
     false
   end

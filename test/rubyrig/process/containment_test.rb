@@ -16,9 +16,9 @@ class ContainmentTest < Minitest::Test
   # Live sleeps of this test (any parent, any group): pid => argument.
   def sleeps(marker_prefix)
     Dir.glob("/proc/[0-9]*").each_with_object({}) do |dir, found|
-      argv = File.read("#{dir}/cmdline").split("\0")
+      argv = File.binread("#{dir}/cmdline").split("\0")
       next unless argv.first == "sleep" && SLEEPS.include?(argv[1])
-      next unless File.read("#{dir}/stat").split(") ").last.split.first != "Z"
+      next unless File.binread("#{dir}/stat").split(") ").last.split.first != "Z"
       next unless File.binread("#{dir}/environ").include?("RUBYRIG_CONTAINMENT=#{marker_prefix}")
       found[File.basename(dir).to_i] = argv[1]
     rescue SystemCallError # exited while we looked
@@ -45,9 +45,21 @@ class ContainmentTest < Minitest::Test
       sleep
     RUBY
     owner = Process.spawn(RbConfig.ruby, script, pgroup: true)
+    (@owners ||= []) << owner
     ids = wait_for { File.size?(File.join(dir, "ids")) && File.read(File.join(dir, "ids")).split }
     wait_for { sleeps("#{ids[0]}.").size == 3 }
     [owner, ids[0], ids[1].to_i]
+  end
+
+  # An owner that a failing test did not get to kill must not outlive the test.
+  def teardown
+    (@owners || []).each do |pid|
+      Process.kill("KILL", pid)
+      Process.wait(pid)
+    rescue Errno::ESRCH, Errno::ECHILD # the test killed and reaped it
+      nil
+    end
+    super
   end
 
   def test_stopping_a_child_kills_the_descendants_that_left_its_group
@@ -68,7 +80,7 @@ class ContainmentTest < Minitest::Test
       Process.kill("KILL", owner)
       Process.wait(owner)
       assert_empty gone_within(30, "#{token}."), "cgroups: #{cgroups}"
-      wait_for(timeout_s: 30) { !File.exist?("/proc/#{watchdog}") || File.read("/proc/#{watchdog}/stat").split(") ").last.start_with?("Z") }
+      wait_for(timeout_s: 30) { !File.exist?("/proc/#{watchdog}") || File.binread("/proc/#{watchdog}/stat").split(") ").last.start_with?("Z") }
     end
   end
 
