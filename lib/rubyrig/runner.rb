@@ -42,6 +42,7 @@ module Rubyrig
       run = RunMeta.new(store.meta)
       prepare
       check_same_interpreters!(run)
+      store.read_trials.skipped.each { |line| @progress.note("Warning: #{line}") }
       store.update_meta { |m| m.merge("resumed_at" => Array(m["resumed_at"]) + [Time.now.utc.iso8601]) }
       prepare_workloads
       execute(run.plan)

@@ -113,7 +113,8 @@ module Rubyrig
 
       # Prints the terminal report, writes report.md and summary.json into the run, and the exports.
       def render(store)
-        report = Analysis.new.analyze(meta: store.meta, trials: store.trials)
+        reading = store.read_trials
+        report = Analysis.new.analyze(meta: store.meta, trials: reading.trials, skipped: reading.skipped)
         out.print(Reporters::Terminal.new(report, color: @settings.color).render)
         written = Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md"), html: store.path("report.html")})
         written += Reporters.export(report, @exports)
