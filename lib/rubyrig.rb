@@ -51,6 +51,7 @@ module Rubyrig
   autoload :Monitor, "rubyrig/process/monitor"
   autoload :Plan, "rubyrig/experiment/plan"
   autoload :ProfileSummary, "rubyrig/diagnostics/profile_summary"
+  autoload :Printable, "rubyrig/printable"
   autoload :Progress, "rubyrig/progress"
   autoload :Reaper, "rubyrig/process/reaper"
   autoload :Reporters, "rubyrig/reporters"

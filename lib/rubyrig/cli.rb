@@ -86,7 +86,7 @@ module Rubyrig
     def utf8(text) = text.dup.force_encoding(Encoding::UTF_8)
 
     def report_error(error)
-      @settings.err.puts("rubyrig: error: #{error.message}")
+      @settings.err.puts("rubyrig: error: #{Printable.line(error.message)}")
       @settings.err.puts(error.full_message(highlight: false)) if @settings.debug
     end
 

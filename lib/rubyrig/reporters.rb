@@ -9,6 +9,7 @@ module Rubyrig
     autoload :HttpSection, "rubyrig/reporters/http_section"
     autoload :Json, "rubyrig/reporters/json"
     autoload :Markdown, "rubyrig/reporters/markdown"
+    autoload :MarkdownText, "rubyrig/reporters/markdown_text"
     autoload :Svg, "rubyrig/reporters/svg"
     autoload :Terminal, "rubyrig/reporters/terminal"
 

@@ -106,8 +106,8 @@ module Rubyrig
         store = yield
         render(store)
       rescue Interrupt
-        err.puts("\nrubyrig: interrupted; the batches already measured are in #{dir}/trials.jsonl; " \
-          "continue with `rubyrig run --resume #{dir}`")
+        err.puts("\n" + Printable.line("rubyrig: interrupted; the batches already measured are in #{dir}/trials.jsonl; " \
+          "continue with `rubyrig run --resume #{dir}`"))
         CLI::EXIT_INTERRUPTED
       end
 
@@ -118,12 +118,12 @@ module Rubyrig
         out.print(Reporters::Terminal.new(report, color: @settings.color).render)
         written = Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md"), html: store.path("report.html")})
         written += Reporters.export(report, @exports)
-        out.puts("Results: #{store.dir} (#{(written.map { |p| File.basename(p) } + ["trials.jsonl"]).uniq.join(", ")})")
+        out.puts(Printable.line("Results: #{store.dir} (#{(written.map { |p| File.basename(p) } + ["trials.jsonl"]).uniq.join(", ")})"))
         gate = Analysis::Gate.failures(report, @gate)
         step_summary(report, gate)
         failed = report.failed_trials.size
         err.puts("rubyrig: #{failed} batch#{"es" if failed > 1} failed; the reasons are in the warnings above") unless failed.zero?
-        gate.each { |line| err.puts("rubyrig: #{line}") }
+        gate.each { |line| err.puts(Printable.line("rubyrig: #{line}")) }
         return CLI::EXIT_GATE unless gate.empty?
         failed.zero? ? CLI::EXIT_OK : CLI::EXIT_ERROR
       end
@@ -136,7 +136,7 @@ module Rubyrig
         text += "\n**rubyrig --fail-if**: #{gate.empty? ? "passed" : "failed"}\n\n#{gate.map { |l| "- #{l}" }.join("\n")}\n" unless @gate.empty?
         File.write(path, text + "\n", mode: "a")
       rescue SystemCallError => e # an unwritable summary file must not hide the run's own result
-        err.puts("rubyrig: could not append to GITHUB_STEP_SUMMARY (#{path}): #{e.message}")
+        err.puts(Printable.line("rubyrig: could not append to GITHUB_STEP_SUMMARY (#{path}): #{e.message}"))
       end
     end
   end

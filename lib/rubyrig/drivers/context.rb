@@ -22,8 +22,12 @@ module Rubyrig
 
       def params = cell.params
 
-      # Parameters for the in-process harness, one "key=value" per line.
-      def params_env = params.map { |k, v| "#{k}=#{v}" }.join("\n")
+      # Parameters for the in-process harness, one "key=value" per line; "%", "=", CR and LF in a key or
+      # a value are written as %25, %3D, %0D and %0A (probe/params.rb reads them back), so that any
+      # value arrives as it was given.
+      def params_env = params.map { |k, v| "#{Context.escape_param(k)}=#{Context.escape_param(v)}" }.join("\n")
+
+      def self.escape_param(text) = text.to_s.gsub(/[%=\r\n]/) { |c| format("%%%02X", c.ord) }
 
       # The argv that starts the runtime's Ruby with its flags, its gem set loaded when it has one,
       # then `rest` (a file or -e and its arguments): the one way rubyrig starts a measured Ruby.
