@@ -53,6 +53,8 @@ module Rubyrig
       @settings.debug = !@argv.delete("--debug").nil?
       invalid = @argv.find { |arg| !arg.valid_encoding? }
       raise UsageError, "argument #{invalid.scrub.dump} is not valid UTF-8; rubyrig reads arguments and file names as UTF-8" if invalid
+      nul = @argv.find { |arg| arg.include?("\0") }
+      raise UsageError, "argument #{nul.dump} holds a NUL byte, which no file name or program argument can; remove it" if nul
       name = @argv.shift
       case name
       when nil, "-h", "--help", "help"

@@ -11,6 +11,8 @@ module Rubyrig
 
     DEFAULT_BATCHES = 5
     DEFAULT_TIMEOUT_S = 600
+    # More batches per cell than any comparison needs; a larger number is a typo that would plan for ever.
+    MAX_BATCHES = 10_000
     TRACES = %w[gvl].freeze
     PROFILERS = %w[stackprof vernier].freeze
 
@@ -61,7 +63,7 @@ module Rubyrig
         runtimes: runtimes.freeze,
         baseline: load_baseline(data, runtimes),
         workloads: workloads.freeze,
-        batches: positive_integer(data, "batches", []) || Experiment::DEFAULT_BATCHES,
+        batches: positive_integer(data, "batches", [], max: Experiment::MAX_BATCHES) || Experiment::DEFAULT_BATCHES,
         seed: optional(data, "seed", Integer, []) || Random.new_seed % 2**32,
         timeout_s: positive_number(data, "timeout_s", []) || Experiment::DEFAULT_TIMEOUT_S,
         cpus: cpus(data),
@@ -263,7 +265,7 @@ module Rubyrig
       if until_decided && batches.is_a?(Integer) && batches < Analysis::Inference::MIN_BATCHES
         fail_at(["batches"], "is #{batches}; `until: decided` starts from at least #{Analysis::Inference::MIN_BATCHES} batches per cell")
       end
-      max_batches = positive_integer(data, "max_batches", [])
+      max_batches = positive_integer(data, "max_batches", [], max: Experiment::MAX_BATCHES)
       if max_batches && !until_decided
         fail_at(["max_batches"], "needs `until: decided` (without it every cell gets exactly `batches`)")
       end
@@ -336,10 +338,11 @@ module Rubyrig
       fail_at(at + [key], "must be #{article} #{type.name.downcase}, got #{value.inspect}")
     end
 
-    def positive_integer(hash, key, at)
+    def positive_integer(hash, key, at, max: nil)
       value = hash[key]
       return nil if value.nil?
       fail_at(at + [key], "must be a positive integer, got #{value.inspect}; write e.g. #{key}: 5") unless value.is_a?(Integer) && value.positive?
+      fail_at(at + [key], "must be at most #{max}, got #{value}") if max && value > max
       value
     end
 

@@ -74,10 +74,22 @@ module Rubyrig
       end
 
       def export_options(opts)
-        opts.on("--export-json FILE", "also write the report as JSON to FILE") { |f| @exports[:json] = f }
-        opts.on("--export-csv FILE", "also write the report as CSV to FILE") { |f| @exports[:csv] = f }
-        opts.on("--export-markdown FILE", "also write a Markdown report for bug trackers to FILE") { |f| @exports[:markdown] = f }
-        opts.on("--export-html FILE", "also write the self-contained HTML report with charts to FILE") { |f| @exports[:html] = f }
+        opts.on("--export-json FILE", "also write the report as JSON to FILE") { |f| @exports[:json] = export_target("--export-json", f) }
+        opts.on("--export-csv FILE", "also write the report as CSV to FILE") { |f| @exports[:csv] = export_target("--export-csv", f) }
+        opts.on("--export-markdown FILE", "also write a Markdown report for bug trackers to FILE") { |f| @exports[:markdown] = export_target("--export-markdown", f) }
+        opts.on("--export-html FILE", "also write the self-contained HTML report with charts to FILE") { |f| @exports[:html] = export_target("--export-html", f) }
+      end
+
+      # An export is written after the run, so a path that cannot be written is refused before it.
+      def export_target(flag, path)
+        raise UsageError, "#{flag} needs a file name, e.g. #{flag} report.out" if path.empty?
+        folder = File.dirname(File.expand_path(path))
+        problem = if File.directory?(path) then "is a directory"
+        elsif !File.directory?(folder) then "is in #{folder}, which does not exist; create it first"
+        elsif !File.writable?(folder) || (File.exist?(path) && !File.writable?(path)) then "cannot be written (permission denied)"
+        end
+        raise UsageError, "#{flag} #{path} #{problem}; give a file in a writable folder" if problem
+        path
       end
 
       # For http workloads: where the app server and the load generator run (override the workload's keys).
