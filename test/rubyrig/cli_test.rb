@@ -149,4 +149,15 @@ class CLITest < Minitest::Test
     status, _, err = run_cli("run", path)
     assert_one_line_error(status, err, /deep2\.yml:\d+: values nest more than 64 levels deep/)
   end
+
+  def test_a_sweep_whose_batches_all_failed_is_reported_without_a_chart
+    run = File.join(tmpdir, "run")
+    status, out, err = run_cli("compare", "-r", "system", "--param", "threads=1,2", "-b", "3", "--results", run, "--", "false")
+    assert_equal 1, status, err
+    assert_match(/^rubyrig: 6 batches failed; the reasons are in the warnings above$/, err)
+    assert_match(/Results: /, out)
+    html = File.read(File.join(run, "report.html"))
+    assert_includes html, "Sweep over threads"
+    refute_includes html, 'data-figure="sweep"'
+  end
 end
