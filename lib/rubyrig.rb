@@ -45,6 +45,7 @@ module Rubyrig
   autoload :GvlSummary, "rubyrig/diagnostics/gvl_summary"
   autoload :GvlTrace, "rubyrig/diagnostics/gvl_trace"
   autoload :Host, "rubyrig/process/host"
+  autoload :InheritedEnv, "rubyrig/process/inherited_env"
   autoload :Load, "rubyrig/load"
   autoload :Merge, "rubyrig/results/merge"
   autoload :Metrics, "rubyrig/metrics"

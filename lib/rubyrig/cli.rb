@@ -49,7 +49,13 @@ module Rubyrig
       @settings = Settings.from_env(env.to_h { |k, v| [utf8(k), utf8(v)] }, out: out, err: err)
     end
 
+    # World-writable files are never made, by rubyrig or the processes it starts: the user's umask is
+    # kept, with write for others taken away when it would allow it (umask 000).
+    PRIVATE_UMASK_BITS = 0o002
+
     def run
+      umask = File.umask
+      File.umask(umask | PRIVATE_UMASK_BITS)
       @settings.debug = !@argv.delete("--debug").nil?
       invalid = @argv.find { |arg| !arg.valid_encoding? }
       raise UsageError, "argument #{invalid.scrub.dump} is not valid UTF-8; rubyrig reads arguments and file names as UTF-8" if invalid
@@ -79,6 +85,8 @@ module Rubyrig
     rescue Error => e
       report_error(e)
       EXIT_ERROR
+    ensure
+      File.umask(umask)
     end
 
     private

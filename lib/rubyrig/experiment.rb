@@ -4,7 +4,7 @@ require "shellwords"
 
 module Rubyrig
   Experiment = Struct.new(:name, :description, :runtimes, :baseline, :workloads, :batches, :seed,
-    :timeout_s, :cpus, :gvl, :trace, :profile, :decision, :source, keyword_init: true)
+    :timeout_s, :cpus, :gvl, :trace, :profile, :decision, :inherit_env, :source, keyword_init: true)
 
   class Experiment
     autoload :Decision, "rubyrig/experiment/decision"
@@ -34,7 +34,7 @@ module Rubyrig
       {
         name: name, description: description, runtimes: runtimes.map(&:to_h), baseline: baseline,
         workloads: workloads.map(&:to_h), batches: batches, seed: seed, timeout_s: timeout_s, cpus: cpus,
-        gvl: gvl, trace: trace, profile: profile
+        gvl: gvl, trace: trace, profile: profile, inherit_env: inherit_env
       }
     end
   end
@@ -42,7 +42,7 @@ module Rubyrig
   # Turns parsed YAML into an Experiment, rejecting unknown keys, wrong types and empty matrices.
   class Experiment::Loader
     TOP_KEYS = %w[name description runtimes baseline workloads workload batches seed timeout_s cpus gvl trace profile
-      equivalence until max_batches max_time].freeze
+      equivalence until max_batches max_time inherit_env].freeze
     RUNTIME_KEYS = %w[spec label env flags].freeze
     COMMON_WORKLOAD_KEYS = %w[name params iterations warmup timeout_s gemfile sweeps builtin prepare].freeze
 
@@ -71,6 +71,7 @@ module Rubyrig
         trace: one_of(data, "trace", Experiment::TRACES),
         profile: one_of(data, "profile", Experiment::PROFILERS),
         decision: load_decision(data),
+        inherit_env: load_inherit_env(data),
         source: @source.path.to_s
       ).freeze
     end
@@ -298,6 +299,15 @@ module Rubyrig
         [metric.to_s, margin]
       end
       [margins.delete("default") || decision::DEFAULT_EQUIVALENCE, margins]
+    end
+
+    # Names of rubyrig's environment variables to pass on to the measured processes, besides the ones
+    # every process gets (InheritedEnv).
+    def load_inherit_env(data)
+      list = optional(data, "inherit_env", Array, []) || []
+      bad = list.find { |name| !(name.is_a?(String) && name.match?(InheritedEnv::PATTERN)) }
+      fail_at(["inherit_env"], "must list variable names such as DATABASE_URL or AWS_* (a prefix), got #{bad.inspect}") unless bad.nil?
+      list.uniq.freeze
     end
 
     def cpus(data)

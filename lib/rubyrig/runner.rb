@@ -149,7 +149,7 @@ module Rubyrig
         batch: batch, workload: workload, launch: launch, artifacts_dir: artifacts_dir,
         cpus: @experiment.cpus, timeout_s: workload.timeout_s || @experiment.timeout_s,
         bundle_env: bundle&.env, diagnostics: diagnostics_setup(batch, artifacts_dir),
-        server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus
+        server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus, inherit_env: @experiment.inherit_env
       )
       result = @drivers.fetch(workload.kind).new(context).run
       collect_diagnostics(batch, context, result)
@@ -273,7 +273,7 @@ module Rubyrig
         @progress.note("Preparing #{workload.name} for #{label}: #{workload.prepare.join(" ")}")
         step = Runtimes::PrepareStep.new(workload: workload, launch: @launches.fetch(label),
           bundle_env: @bundles[[label, workload.gemfile]]&.env, driver_env: driver.prepare_env(workload),
-          chdir: driver.prepare_dir(workload), log_path: log)
+          chdir: driver.prepare_dir(workload), log_path: log, inherit_env: @experiment.inherit_env)
         {"workload" => workload.name, "runtime" => label, "argv" => workload.prepare, "duration_s" => step.run,
          "log" => File.join("prepare", File.basename(log)), "at" => Time.now.utc.iso8601}
       end

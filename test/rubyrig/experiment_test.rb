@@ -50,6 +50,13 @@ class ExperimentTest < Minitest::Test
     assert_equal "exp", exp.name
   end
 
+  def test_inherit_env_names_variables_and_prefixes
+    assert_equal [], load("runtimes: [system]\nworkloads: [builtin:nbody]\n").inherit_env
+    assert_equal %w[DATABASE_URL AWS_*], load("runtimes: [system]\nworkloads: [builtin:nbody]\ninherit_env: [DATABASE_URL, AWS_*]\n").inherit_env
+    message = error("runtimes: [system]\nworkloads: [builtin:nbody]\ninherit_env: [\"A=B\"]\n")
+    assert_match(/exp\.yml:3: inherit_env must list variable names such as DATABASE_URL or AWS_\* \(a prefix\), got "A=B"/, message)
+  end
+
   def test_unknown_key_names_the_line_and_a_suggestion
     message = error("runtimes: [system]\nworkloads: [builtin:nbody]\nbatchs: 3\n")
     assert_match(/exp\.yml:3: unknown key 'batchs' in the top level; did you mean 'batches'\?/, message)

@@ -63,6 +63,14 @@ module Rubyrig
         end
       end
 
+      # --inherit-env NAME, for the variables a workload needs from the user's environment.
+      def inherit_env_option(opts, into)
+        opts.on("--inherit-env NAME", "also pass NAME, or every variable starting with PREFIX given as PREFIX*, from your environment to the " \
+          "measured processes (repeatable; default: only PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TZ, TMPDIR, LD_LIBRARY_PATH, JAVA_HOME)") do |name|
+          into << name
+        end
+      end
+
       def choice(flag, value, choices)
         return value if choices.include?(value)
         raise UsageError, "#{flag} must be one of #{choices.join(", ")}, got '#{value}'; #{Suggest.hint(value, choices)}"

@@ -1,6 +1,7 @@
 # Everything a driver needs to measure one batch: the batch and its cell, the workload, how to launch
 # the runtime, where artifacts go, CPU pinning (and the server/load generator split given on the
-# command line), the deadline, the gem set and the diagnostics to load.
+# command line), the deadline, the gem set, the diagnostics to load and the environment variables
+# the experiment passes on.
 module Rubyrig
   module Drivers
     # What to load into the measured processes: GVL metrics, a GVL trace, a profile (nil when off).
@@ -16,8 +17,9 @@ module Rubyrig
       end
     end
 
+    # inherit_env: the experiment's names of rubyrig's environment variables the processes also get.
     Context = Struct.new(:batch, :workload, :launch, :artifacts_dir, :cpus, :timeout_s, :bundle_env,
-      :diagnostics, :server_cpus, :load_cpus, keyword_init: true) do
+      :diagnostics, :server_cpus, :load_cpus, :inherit_env, keyword_init: true) do
       def cell = batch.cell
 
       def params = cell.params
