@@ -54,6 +54,7 @@ module Rubyrig
     def experiment
       data = @source.data
       fail_at([], "is empty or not a mapping; start with `runtimes:` and `workloads:`") unless data.is_a?(Hash)
+      check_nul_bytes(data, [])
       check_keys(data, TOP_KEYS, [], "the top level")
       runtimes = load_runtimes(data)
       workloads = load_workloads(data)
@@ -108,6 +109,9 @@ module Rubyrig
         fail_at(at, "needs `spec:`, e.g. spec: 3.3.8+yjit") unless spec.is_a?(String)
         env = optional(entry, "env", Hash, at) || {}
         env.each do |key, value|
+          unless key.is_a?(String) && key.match?(/\A[^=]+\z/)
+            fail_at(at + ["env"], "has the variable name #{key.inspect}; a name is text without '=', e.g. RUBY_GC_HEAP_GROWTH_FACTOR")
+          end
           unless value.is_a?(String) || value.is_a?(Numeric) || value == true || value == false
             fail_at(at + ["env", key], "must be a string or number, got #{value.class}")
           end
@@ -330,6 +334,19 @@ module Rubyrig
       return nil if value.nil?
       fail_at([key], "must be one of #{choices.join(", ")}, got #{value.inspect}") unless choices.include?(value)
       value
+    end
+
+    # Text with a NUL byte can be no file name, argument or environment variable; refused wherever it is.
+    def check_nul_bytes(node, at)
+      case node
+      when Hash
+        node.each do |key, value|
+          fail_at(at, "has a key with a NUL byte (#{key.dump}); remove it") if key.is_a?(String) && key.include?("\0")
+          check_nul_bytes(value, at + [key])
+        end
+      when Array then node.each_with_index { |value, i| check_nul_bytes(value, at + [i]) }
+      when String then fail_at(at, "holds a NUL byte (#{node.dump[0, 60]}), which no file name, argument or environment variable can; remove it") if node.include?("\0")
+      end
     end
 
     def check_keys(hash, allowed, at, what)

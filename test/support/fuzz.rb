@@ -262,7 +262,7 @@ module RubyrigFuzz
       # A command a mutation turned into one that builds, installs or demonstrates is not run: those
       # take many minutes by design, and their own arguments are fuzzed with --help only.
       command = argv.find { |a| a != "--debug" }
-      argv = ["--help"] if %w[build install demo doctor].include?(command) && !argv.intersect?(%w[-h --help])
+      argv = [command, "--help"] if %w[build install demo doctor].include?(command)
       argv
     end
 
