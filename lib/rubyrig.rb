@@ -41,6 +41,7 @@ module Rubyrig
   autoload :Doctor, "rubyrig/doctor"
   autoload :Drivers, "rubyrig/drivers"
   autoload :Experiment, "rubyrig/experiment"
+  autoload :FileName, "rubyrig/process/file_name"
   autoload :ExperimentDigest, "rubyrig/experiment/digest"
   autoload :GvlSummary, "rubyrig/diagnostics/gvl_summary"
   autoload :GvlTrace, "rubyrig/diagnostics/gvl_trace"

@@ -80,7 +80,7 @@ module Rubyrig
     private
 
     def default_name
-      File.basename(@source.path.to_s, ".*").gsub(/[^A-Za-z0-9_.-]+/, "-")
+      FileName.safe(File.basename(@source.path.to_s, ".*"))
     end
 
     def load_runtimes(data)

@@ -268,8 +268,7 @@ module Rubyrig
     def prepare_workloads
       steps = @experiment.workloads.select(&:prepare).product(@launches.keys).map do |workload, label|
         driver = @drivers.fetch(workload.kind)
-        safe = ->(text) { text.gsub(/[^A-Za-z0-9_.-]+/, "-") }
-        log = @store.path("prepare", "#{safe.call(workload.name)}--#{safe.call(label)}.log")
+        log = @store.path("prepare", "#{FileName.safe(workload.name)}--#{FileName.safe(label)}.log")
         @progress.note("Preparing #{workload.name} for #{label}: #{workload.prepare.join(" ")}")
         step = Runtimes::PrepareStep.new(workload: workload, launch: @launches.fetch(label),
           bundle_env: @bundles[[label, workload.gemfile]]&.env, driver_env: driver.prepare_env(workload),

@@ -113,7 +113,7 @@ module Rubyrig
 
       def default_results_dir(name)
         stamp = Time.now.strftime("%Y%m%d-%H%M%S")
-        File.join(@settings.results_root, "#{stamp}-#{name.gsub(/[^A-Za-z0-9_.-]+/, "-")}")
+        File.join(@settings.results_root, "#{stamp}-#{FileName.safe(name)}")
       end
 
       def runner(experiment, raw)
