@@ -10,6 +10,8 @@ require "fileutils"
 module Rubyrig
   module Drivers
     class Jobs < Base
+      require_relative "jobs/distribution"
+      require_relative "jobs/timeline"
       require_relative "jobs/ledger"
 
       CLIENT = File.expand_path("../sidekiq/client.rb", __dir__)
