@@ -177,7 +177,7 @@ module Rubyrig
     def load_prepare(entry, at)
       value = entry["prepare"]
       return nil if value.nil?
-      argv = value.is_a?(String) ? Shellwords.split(value) : value
+      argv = value.is_a?(String) ? split_command(value, at + ["prepare"]) : value
       valid = argv.is_a?(Array) && !argv.empty? && argv.all? { |a| a.is_a?(String) || a.is_a?(Numeric) }
       unless valid
         fail_at(at + ["prepare"], "must be a command as a list of arguments, e.g. [bin/rails, db:prepare], or a command line")
@@ -212,7 +212,7 @@ module Rubyrig
         fail_at(at, "file #{value} does not exist; give the path of a Ruby file") unless File.file?(path)
         path
       when "command"
-        argv = value.is_a?(String) ? Shellwords.split(value) : value
+        argv = value.is_a?(String) ? split_command(value, at) : value
         valid = argv.is_a?(Array) && !argv.empty? && argv.all? { |a| a.is_a?(String) || a.is_a?(Numeric) }
         unless valid
           fail_at(at, "must be a list of arguments such as [ruby, -e, \"1\"] or a command line")
@@ -221,6 +221,13 @@ module Rubyrig
       else
         Drivers.fetch(Drivers.selectors.fetch(key)).load_target(value, @base_dir, ->(message) { fail_at(at, message) })
       end
+    end
+
+    # A command line split as a shell would, without running one.
+    def split_command(text, at)
+      Shellwords.split(text)
+    rescue ArgumentError => e # Shellwords' only complaint: a quote that is never closed
+      fail_at(at, "has an #{e.message.sub(/:.*/m, "").downcase} in #{text.inspect}; close it, or give the command as a list of arguments")
     end
 
     def default_workload_name(kind, target)

@@ -160,4 +160,9 @@ class CLITest < Minitest::Test
     assert_includes html, "Sweep over threads"
     refute_includes html, 'data-figure="sweep"'
   end
+
+  def test_configure_options_with_an_unmatched_quote_are_refused_before_any_build
+    status, _, err = run_cli("build", "9.9.9", "--configure-opts", "\"x")
+    assert_one_line_error(status, err, /--configure-opts has an unmatched quote in "\\"x"; close it/, expected_status: 2)
+  end
 end

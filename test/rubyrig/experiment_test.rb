@@ -64,6 +64,13 @@ class ExperimentTest < Minitest::Test
     assert_match(/exp\.yml:2: builtin holds a NUL byte/, error("runtimes: [system]\nworkloads: [{builtin: \"\\0\"}]\n"))
   end
 
+  def test_a_command_line_with_an_unmatched_quote_is_refused_with_its_line
+    message = error("runtimes: [system]\nworkloads:\n  - command: \"echo 'a\"\n")
+    assert_equal "#{@path}:3: command has an unmatched quote in \"echo 'a\"; close it, or give the command as a list of arguments", message
+    message = error("runtimes: [system]\nworkloads:\n  - command: \"true\"\n    prepare: \"bin/rails \\\"x\"\n")
+    assert_match(/exp\.yml:4: prepare has an unmatched quote/, message)
+  end
+
   def test_an_env_name_with_an_equals_sign_is_refused
     message = error("runtimes:\n  - spec: system\n    env: {\"A=B\": 1}\nworkloads: [builtin:nbody]\n")
     assert_match(/exp\.yml:3: env has the variable name "A=B"; a name is text without '='/, message)
