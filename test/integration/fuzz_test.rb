@@ -21,6 +21,7 @@ class FuzzTest < Minitest::Test
   def test_cases_run_in_process
     findings = []
     counts = Hash.new(0)
+    seconds = Hash.new(0.0)
     started = now
     with_sandbox do |sandbox|
       generator = RubyrigFuzz::Generator.new(SEED, marker: sandbox.marker)
@@ -28,7 +29,9 @@ class FuzzTest < Minitest::Test
         kase = generator.case(i)
         next if ONLY && i != ONLY
         sandbox.prepare(kase)
+        case_started = now
         status, out, err, problems = in_process(kase)
+        seconds[kase.kind] += now - case_started
         counts[status] += 1
         counts[:ran] += 1 if out.include?("Results: ")
         problems += left_behind(sandbox)
@@ -38,7 +41,8 @@ class FuzzTest < Minitest::Test
       assert_empty processes_mentioning(sandbox.root), "no measured process outlives its case"
     end
     summary = "fuzz (seed #{SEED}): #{CASES} cases in process in #{(now - started).round(1)} s; exit statuses " \
-      "#{counts.select { |k, _| k.is_a?(Integer) }.sort.map { |k, v| "#{k}: #{v}" }.join(", ")}; #{counts[:ran]} ran batches"
+      "#{counts.select { |k, _| k.is_a?(Integer) }.sort.map { |k, v| "#{k}: #{v}" }.join(", ")}; #{counts[:ran]} wrote a report; " \
+      "seconds by kind: #{seconds.sort_by { |_, v| -v }.map { |k, v| "#{k} #{v.round}" }.join(", ")}"
     puts "\n#{summary}"
     assert findings.empty?, "#{findings.size} findings:\n#{findings.first(15).join("\n")}"
     assert_operator counts.values_at(0, 1, 2).min, :>, 100, "the cases reach every kind of outcome: #{counts}"

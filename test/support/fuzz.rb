@@ -170,7 +170,7 @@ module RubyrigFuzz
     def chance(p) = @rng.rand < p
 
     def run_argv(files)
-      slow = chance(0.8)
+      slow = chance(0.9)
       name, text = pick((slow ? SLOW_SEEDS : FAST_SEEDS).to_a)
       text = mutate_yaml(text, slow) if chance(0.97)
       file = chance(0.05) ? pick(@hostile.reject { |h| h.include?("\0") || h.empty? || h.size > 200 || !h.valid_encoding? }) + ".yml" : "exp-#{name}"
@@ -190,7 +190,7 @@ module RubyrigFuzz
     end
 
     def compare_argv(_files)
-      slow = chance(0.8)
+      slow = chance(0.9)
       runtimes = Array.new(1 + @rng.rand(2)) { pick(slow ? NO_RUNTIMES : FAST_RUNTIMES) }
       workload = pick(slow ? SLOW_WORKLOADS : FAST_WORKLOADS)
       options = runtimes.flat_map { |r| [pick(["-r", "--runtime"]), r] }
