@@ -13,7 +13,7 @@ class FuzzTest < Minitest::Test
 
   SEED = Integer(ENV.fetch("RUBYRIG_FUZZ_SEED", "1124"), 10)
   CASES = Integer(ENV.fetch("RUBYRIG_FUZZ_CASES", "10000"), 10)
-  BINARY_CASES = Integer(ENV.fetch("RUBYRIG_FUZZ_BINARY_CASES", "150"), 10)
+  BINARY_CASES = Integer(ENV.fetch("RUBYRIG_FUZZ_BINARY_CASES", "100"), 10)
   ONLY = ENV["RUBYRIG_FUZZ_ONLY"]&.then { |n| Integer(n, 10) }
   # A case that has not finished by then hangs: none of them measures for more than a few seconds.
   DEADLINE_S = 60
