@@ -27,7 +27,6 @@ module Rubyrig
       plan = Plan.build(@experiment, effective: ->(workload, params) { @drivers.fetch(workload.kind).effective_params(workload, params) },
         shard: shard)
       @store = Store.create(dir, initial_meta(plan, command, command_line, shard))
-      @store.lock!
       prepare_workloads
       execute(plan)
     ensure
@@ -113,14 +112,19 @@ module Rubyrig
       end
     end
 
+    # Measures one batch and returns its trial. On a full disk it measures nothing, or records nothing
+    # of a batch that ran out of room (its files may be cut short): StoreError, and resume measures it.
     def run_batch(batch)
       workload = @experiment.workloads.find { |w| w.name == batch.cell.workload }
       bundle = @bundles[[batch.cell.runtime, workload.gemfile]]
+      @store.check_space!("batch #{batch.id} was not started")
+      artifacts_dir = @store.prepare_artifacts_dir(batch.id)
       @progress.batch_started(batch)
       started_at = Time.now.utc
       clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      result = measure(batch, workload, bundle)
+      result = measure(batch, workload, bundle, artifacts_dir)
       duration_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - clock
+      @store.check_space!("batch #{batch.id} was not recorded (its files may be cut short)")
       facts = bundle ? result.facts.merge(bundle_facts(bundle)) : result.facts
       trial = Trial.new(
         batch_id: batch.id, cell_key: batch.cell.key, runtime: batch.cell.runtime, workload: batch.cell.workload,
@@ -141,10 +145,9 @@ module Rubyrig
        "lockfile_resolution" => bundle.resolution}.compact
     end
 
-    def measure(batch, workload, bundle)
+    def measure(batch, workload, bundle, artifacts_dir)
       launch = @launches.fetch(batch.cell.runtime)
       return Drivers::Base::Result.failed(launch.blocker) if launch.blocker
-      artifacts_dir = @store.prepare_artifacts_dir(batch.id)
       context = Drivers::Context.new(
         batch: batch, workload: workload, launch: launch, artifacts_dir: artifacts_dir,
         cpus: @experiment.cpus, timeout_s: workload.timeout_s || @experiment.timeout_s,
@@ -155,6 +158,9 @@ module Rubyrig
       collect_diagnostics(batch, context, result)
     rescue Error => e # a batch that cannot even start (missing tool, bad port) fails alone; the run goes on
       Drivers::Base::Result.failed(e.message)
+    rescue SystemCallError # a driver's own file (a config, a log) could not be written: a full disk stops the run
+      @store.check_space!("batch #{batch.id} was not recorded (rubyrig could not write its files)")
+      raise
     end
 
     # GVL metrics in every batch of a runtime that supports them; a trace or a profile only in the

@@ -42,7 +42,7 @@ class IsolationTest < Minitest::Test
     names = env_output.lines.map { |l| l.split("=", 2).first } + ruby_keys.lines.map(&:chomp)
     unexpected = names.uniq.reject do |name|
       Rubyrig::InheritedEnv.passed?(name, %w[RUBYRIG_TEST_* PASSED_BY_FLAG]) || name.start_with?("RUBYRIG_PROBE_") ||
-        %w[RUBYOPT RUBYRIG_PARAMS RUBYRIG_ITERATIONS RUBYRIG_WARMUP].include?(name)
+        %w[RUBYOPT RUBYRIG_PARAMS RUBYRIG_ITERATIONS RUBYRIG_WARMUP RUBYRIG_CONTAINMENT].include?(name)
     end
     assert_empty unexpected, "only the documented variables (docs/experiment-format.md) reach a measured process"
     assert_equal %w[RUBYRIG_TEST_* PASSED_BY_FLAG], JSON.parse(File.read(File.join(run, "run.json"))).dig("experiment", "inherit_env")

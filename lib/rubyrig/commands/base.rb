@@ -136,8 +136,7 @@ module Rubyrig
         reading = store.read_trials
         report = Analysis.new.analyze(meta: store.meta, trials: reading.trials, skipped: reading.skipped)
         out.print(Reporters::Terminal.new(report, color: @settings.color).render)
-        written = Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md"), html: store.path("report.html")})
-        written += Reporters.export(report, @exports)
+        written = export(report, store)
         out.puts(Printable.line("Results: #{store.dir} (#{(written.map { |p| File.basename(p) } + ["trials.jsonl"]).uniq.join(", ")})"))
         gate = Analysis::Gate.failures(report, @gate)
         step_summary(report, gate)
@@ -146,6 +145,17 @@ module Rubyrig
         gate.each { |line| err.puts(Printable.line("rubyrig: #{line}")) }
         return CLI::EXIT_GATE unless gate.empty?
         failed.zero? ? CLI::EXIT_OK : CLI::EXIT_ERROR
+      end
+
+      # summary.json, report.md and report.html into the run, then the exports asked for.
+      def export(report, store)
+        own = begin
+          Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md"), html: store.path("report.html")})
+        rescue Reporters::WriteError => e # a full disk: the trials are safe, the report can be written again
+          raise StoreError, "could not write the report (#{e.cause&.message || e.message}); every trial is in #{store.path(Store::TRIALS_FILE)}: " \
+            "free space, then `rubyrig report #{store.dir}` writes it"
+        end
+        own + Reporters.export(report, @exports)
       end
 
       # In a GitHub Actions step, the Markdown report (and the gate's result) goes to the job summary.

@@ -204,7 +204,7 @@ module Rubyrig
         number, run = @workers.exited
         if run
           exit = run.child.wait
-          raise BatchFailed, "sidekiq worker #{number} #{exit.describe} #{phase}; see #{File.join(@dir, "worker-#{number}", "stderr.log")}"
+          raise BatchFailed, "sidekiq worker #{number} #{run.exit_text(exit)} #{phase}; see #{File.join(@dir, "worker-#{number}", "stderr.log")}"
         end
         raise BatchFailed, "timed out #{phase}; raise timeout_s or lower jobs" if remaining_s <= 0
       end

@@ -149,7 +149,7 @@ module Rubyrig
       def finished(child, log)
         exit = child.wait(timeout_s: @timeout_s + GRACE_S)
         raise RunFailed, "httperf did not stop within #{@timeout_s + GRACE_S} s of SIGINT; see #{log}" unless exit
-        raise RunFailed, "httperf #{exit.describe}: #{TextFile.tail(log, chars: 200)} (see #{log})" unless exit.success?
+        raise RunFailed, "httperf #{exit.describe}#{Load.said(log)} (see #{log})" unless exit.success?
         exit
       end
 

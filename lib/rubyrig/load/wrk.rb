@@ -66,7 +66,7 @@ module Rubyrig
         exit = child.wait(timeout_s: duration_s + @timeout_s + GRACE_S)
         raise RunFailed, "wrk did not finish within #{duration_s + @timeout_s + GRACE_S} s; see #{log}" unless exit
         unless exit.success? && File.exist?(json)
-          raise RunFailed, "wrk #{exit.describe}: #{TextFile.tail(log, chars: 200)} (see #{log})"
+          raise RunFailed, "wrk #{exit.describe}#{Load.said(log)} (see #{log})"
         end
         self.class.parse(TextFile.json(json), exit)
       ensure

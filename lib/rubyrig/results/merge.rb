@@ -37,7 +37,11 @@ module Rubyrig
       incomplete!(parts)
       parts = parts.sort_by(&:index)
       store = Store.create(out, merged_meta(parts, command_line))
-      copy_trials(parts, store)
+      begin
+        copy_trials(parts, store)
+      ensure
+        store.unlock
+      end
       Result.new(store: store, warnings: @warnings.freeze)
     end
 

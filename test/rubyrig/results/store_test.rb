@@ -93,11 +93,41 @@ class StoreTest < Minitest::Test
     refute File.binread(store.path("trials.jsonl")).include?("c0-b10"), "the torn line is gone"
   end
 
+  # A trial whose write fails half-way (the kernel's file-size limit cuts it, as a full disk would) is
+  # undone: the file holds every earlier trial and nothing of the cut one, and the error names the fix.
+  def test_a_trial_cut_by_a_failing_write_is_undone_and_the_error_says_how_to_go_on
+    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    3.times { |i| store.append(trial("c0-b#{i}")) }
+    before = File.binread(store.path("trials.jsonl"))
+    reader, writer = IO.pipe
+    pid = fork do
+      reader.close
+      Signal.trap("XFSZ", "IGNORE")
+      Process.setrlimit(:FSIZE, before.bytesize + 40)
+      begin
+        store.append(trial("c0-b3"))
+      rescue Rubyrig::StoreError => e
+        writer.write(e.message)
+      end
+      exit!(0)
+    end
+    writer.close
+    message = reader.read
+    Process.wait(pid)
+    assert_equal before, File.binread(store.path("trials.jsonl"))
+    assert_equal "could not write the trial of batch c0-b3 to #{store.path("trials.jsonl")}: File too large; every earlier trial " \
+      "is intact: fix the disk, then continue with `rubyrig run --resume #{store.dir}`", message
+    store.append(trial("c0-b3"))
+    assert_equal %w[c0-b0 c0-b1 c0-b2 c0-b3], store.trials.map(&:batch_id)
+  end
+
   def test_a_directory_with_a_run_is_not_overwritten
     dir = File.join(tmpdir, "run")
-    Rubyrig::Store.create(dir, {"name" => "x"})
+    Rubyrig::Store.create(dir, {"name" => "x"}).unlock
     e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.create(dir, {"name" => "y"}) }
     assert_match(/already holds a run: resume it with `rubyrig run --resume/, e.message)
+    assert_equal({"name" => "x"}, Rubyrig::Store.open(dir).meta)
+    Rubyrig::Store.open(dir).lock!
   end
 
   def test_opening_something_that_is_not_a_run
@@ -112,11 +142,16 @@ class StoreTest < Minitest::Test
     refute File.exist?(store.path("run.json.tmp"))
   end
 
-  def test_one_writer_at_a_time
+  def test_one_writer_at_a_time_and_the_refusal_names_the_holder
     dir = File.join(tmpdir, "run")
-    Rubyrig::Store.create(dir, {"name" => "x"}).lock!
+    store = Rubyrig::Store.create(dir, {"name" => "x"})
     e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.open(dir).lock! }
+    assert_equal "#{dir} is in use by another rubyrig process (pid #{Process.pid}); wait for it to finish or stop it, " \
+      "or give another --results", e.message
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.create(dir, {"name" => "y"}) }
     assert_match(/in use by another rubyrig process/, e.message)
+    store.unlock
+    Rubyrig::Store.open(dir).lock!
   end
 
   def test_a_batch_measured_again_starts_with_an_empty_artifacts_dir
