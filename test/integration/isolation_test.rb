@@ -61,8 +61,8 @@ class IsolationTest < Minitest::Test
       assert_operator entries.size, :>, 15
       loose = entries.reject { |path| File.lstat(path).mode & effective == 0 }
       assert_empty loose.map { |p| format("%o %s", File.lstat(p).mode & 0o777, p) }, format("umask %03o: every file and folder within it", umask)
-      assert_equal 0o666 & ~effective, File.stat(File.join(run, "trials.jsonl")).mode & 0o777
-      assert_equal 0o777 & ~effective, File.stat(File.join(run, "artifacts")).mode & 0o777
+      assert_equal 0o600, File.stat(File.join(run, "trials.jsonl")).mode & 0o700, "the user reads and writes the trials"
+      assert_equal 0o777 & ~effective, File.stat(File.join(run, "artifacts")).mode & 0o777, "folders are made with the umask alone"
     end
   end
 
