@@ -41,6 +41,7 @@ module Rubyrig
       run = RunMeta.new(store.meta)
       prepare
       check_same_interpreters!(run)
+      store.read_trials.skipped.each { |line| @progress.note("Warning: #{line}") }
       store.update_meta { |m| m.merge("resumed_at" => Array(m["resumed_at"]) + [Time.now.utc.iso8601]) }
       prepare_workloads
       execute(run.plan)
@@ -151,7 +152,7 @@ module Rubyrig
         batch: batch, workload: workload, launch: launch, artifacts_dir: artifacts_dir,
         cpus: @experiment.cpus, timeout_s: workload.timeout_s || @experiment.timeout_s,
         bundle_env: bundle&.env, diagnostics: diagnostics_setup(batch, artifacts_dir),
-        server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus
+        server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus, inherit_env: @experiment.inherit_env
       )
       result = @drivers.fetch(workload.kind).new(context).run
       collect_diagnostics(batch, context, result)
@@ -273,12 +274,11 @@ module Rubyrig
     def prepare_workloads
       steps = @experiment.workloads.select(&:prepare).product(@launches.keys).map do |workload, label|
         driver = @drivers.fetch(workload.kind)
-        safe = ->(text) { text.gsub(/[^A-Za-z0-9_.-]+/, "-") }
-        log = @store.path("prepare", "#{safe.call(workload.name)}--#{safe.call(label)}.log")
+        log = @store.path("prepare", "#{FileName.safe(workload.name)}--#{FileName.safe(label)}.log")
         @progress.note("Preparing #{workload.name} for #{label}: #{workload.prepare.join(" ")}")
         step = Runtimes::PrepareStep.new(workload: workload, launch: @launches.fetch(label),
           bundle_env: @bundles[[label, workload.gemfile]]&.env, driver_env: driver.prepare_env(workload),
-          chdir: driver.prepare_dir(workload), log_path: log)
+          chdir: driver.prepare_dir(workload), log_path: log, inherit_env: @experiment.inherit_env)
         {"workload" => workload.name, "runtime" => label, "argv" => workload.prepare, "duration_s" => step.run,
          "log" => File.join("prepare", File.basename(log)), "at" => Time.now.utc.iso8601}
       end

@@ -42,7 +42,7 @@ module JobsTestSupport
     ready = Dir.glob(File.join(artifacts, "control", "ready-*")).map { |f| Float(File.read(f)) }
     go = Float(File.read(File.join(artifacts, "control", "go")))
     starts = Dir.glob(File.join(artifacts, "records", "*.tsv")).flat_map do |f|
-      File.readlines(f).map { |line| Integer(line.split("\t")[2]) / 1e9 }
+      File.readlines(f).map { |line| Integer(line.split("\t")[3]) / 1e9 }
     end
     {enqueued: enqueued, ready: ready, go: go, first_start: starts.min}
   end

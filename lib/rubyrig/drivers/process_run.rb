@@ -59,14 +59,16 @@ module Rubyrig
         @early_facts = early_facts
       end
 
-      # The environment of a measured Ruby: variant settings, the probe in RUBYOPT (so that child Ruby
-      # processes report too), the interpreter first on PATH, and the cell's parameters.
+      # The environment of a measured Ruby: only what InheritedEnv passes on of rubyrig's own, then
+      # variant settings, the probe in RUBYOPT (so that child Ruby processes report too), the
+      # interpreter first on PATH, and the cell's parameters.
       def env(ruby_flags_in_rubyopt: false)
         rubyopt = ["-r#{PROBE_LOADER}"]
         rubyopt << "-r#{DIAGNOSTICS}" if @context.diagnostics
         rubyopt.concat(@launch.ruby_flags) if ruby_flags_in_rubyopt
         rubyopt << @launch.runtime.env["RUBYOPT"] if @launch.runtime.env["RUBYOPT"]
-        @launch.env.merge(@context.bundle_env || {}).merge(@context.diagnostics&.env || {}).merge(
+        base = InheritedEnv.withheld(@context.inherit_env.to_a).merge(@launch.env)
+        base.merge(@context.bundle_env || {}).merge(@context.diagnostics&.env || {}).merge(
           "RUBYOPT" => rubyopt.join(" "),
           "RUBYRIG_PROBE_DIR" => probe_dir,
           "RUBYRIG_PROBE_ISEQ" => @launch.probe_iseq,

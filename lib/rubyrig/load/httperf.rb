@@ -129,7 +129,8 @@ module Rubyrig
         File.open(gate, File::CREAT | File::RDWR) do |lock|
           lock.flock(File::LOCK_EX)
           logs.each do |log|
-            children << Child.spawn(["flock", "--shared", "--no-fork", gate, *argv(url)], cpus: @cpus, out: log, err: [:child, :out])
+            children << Child.spawn(["flock", "--shared", "--no-fork", gate, *argv(url)], env: InheritedEnv.withheld, cpus: @cpus,
+              out: log, err: [:child, :out])
           end
         end
         sleep duration_s

@@ -62,7 +62,7 @@ module Rubyrig
         json = File.join(dir, "#{label}.json")
         FileUtils.rm_f(json)
         log = File.join(dir, "#{label}.log")
-        child = Child.spawn(argv(url, duration_s), env: {"RUBYRIG_WRK_JSON" => json}, cpus: @cpus, out: log, err: [:child, :out])
+        child = Child.spawn(argv(url, duration_s), env: InheritedEnv.withheld.merge("RUBYRIG_WRK_JSON" => json), cpus: @cpus, out: log, err: [:child, :out])
         exit = child.wait(timeout_s: duration_s + @timeout_s + GRACE_S)
         raise RunFailed, "wrk did not finish within #{duration_s + @timeout_s + GRACE_S} s; see #{log}" unless exit
         unless exit.success? && File.exist?(json)

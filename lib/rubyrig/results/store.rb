@@ -102,15 +102,28 @@ module Rubyrig
         "so #{stopped}; every trial so far is intact in #{path(TRIALS_FILE)}: free space, then continue with `rubyrig run --resume #{@dir}`"
     end
 
-    # All complete trial lines; a last line cut short by a crash is ignored.
-    def trials
-      return [] unless File.exist?(path(TRIALS_FILE))
-      TextFile.each_line(path(TRIALS_FILE)).filter_map do |line|
-        next unless line.end_with?("\n")
-        Trial.from_h(JSON.parse(line))
-      rescue JSON::ParserError # a torn line from a crash mid-write: the batch reruns on resume
-        nil
+    # trials.jsonl read back: every trial, and one warning for each line that is not one, naming it as
+    # file:line (a last line cut short by a crash, or a line damaged anywhere else).
+    Reading = Struct.new(:trials, :skipped, keyword_init: true)
+
+    def trials = read_trials.trials
+
+    # Reads every line; a line that is not a trial is skipped with a warning, so its batch counts as not
+    # run: a report leaves it out and `--resume` measures it again.
+    def read_trials
+      file = path(TRIALS_FILE)
+      return Reading.new(trials: [], skipped: []) unless File.exist?(file)
+      trials = []
+      skipped = []
+      TextFile.each_line(file).each_with_index do |line, index|
+        trial, problem = parse_trial(line)
+        if trial
+          trials << trial
+        else
+          skipped << "#{file}:#{index + 1} #{problem}; skipped, so its batch counts as not run (`rubyrig run --resume` measures it again)"
+        end
       end
+      Reading.new(trials: trials.freeze, skipped: skipped.freeze)
     end
 
     # Drops a torn final line so that appends start on a fresh line. It only shortens the file, in one
@@ -165,6 +178,16 @@ module Rubyrig
     def path(*parts) = File.join(@dir, *parts)
 
     private
+
+    # [trial, nil], or [nil, what is wrong with the line].
+    def parse_trial(line)
+      return [nil, "was cut short (rubyrig stopped while writing it)"] unless line.end_with?("\n")
+      data = JSON.parse(line)
+      problem = Trial.problem(data)
+      problem ? [nil, "is not a trial record (#{problem})"] : [Trial.from_h(data), nil]
+    rescue JSON::ParserError => e # a line damaged on disk or by hand; the other lines stand
+      [nil, "is not valid JSON (#{e.message.lines.first.to_s.strip[0, 80]})"]
+    end
 
     # Writes all of text unbuffered (a buffered write could fail again later, when the file closes).
     def write_all(file, text)
