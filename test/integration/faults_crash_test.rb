@@ -40,7 +40,7 @@ class FaultsCrashTest < Minitest::Test
         until killed
           out = Dir.glob(File.join(results, "artifacts", "*", "stdout.log")).find { |f| File.size?(f) }
           if out
-            killed = [File.basename(File.dirname(out)), File.read(out).to_i]
+            killed = [File.basename(File.dirname(out)), Rubyrig::TextFile.read(out).to_i]
             Process.kill("SEGV", killed[1])
           end
           sleep 0.01
@@ -73,7 +73,7 @@ class FaultsCrashTest < Minitest::Test
       end
       assert_equal "KILL", failed.first.dig("facts", "exit_signal")
       assert_equal 2, ok.size, "the run goes on"
-      assert_match(/oom_kill [1-9]/, File.read(File.join(cgroup, memory_events_file(cgroup))))
+      assert_match(/oom_kill [1-9]/, Rubyrig::TextFile.read(File.join(cgroup, memory_events_file(cgroup))))
     end
   end
 
@@ -111,7 +111,7 @@ class FaultsCrashTest < Minitest::Test
     v1_path = own.find { |l| l.split(":")[1].to_s.split(",").include?("memory") }&.split(":", 3)&.last
     return [File.join(v1[4], v1_path), "memory.limit_in_bytes"] if v1 && v1_path
     base = Rubyrig::Containment.cgroup_base
-    return nil unless base && File.read(File.join(base, "cgroup.subtree_control")).split.include?("memory")
+    return nil unless base && Rubyrig::TextFile.read(File.join(base, "cgroup.subtree_control")).split.include?("memory")
     [base, "memory.max"]
   end
 

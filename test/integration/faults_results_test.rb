@@ -12,7 +12,7 @@ class FaultsResultsTest < Minitest::Test
   ERROR_LINE = /\Arubyrig: error: /
   BACKTRACE = /\.rb:\d+:in /
 
-  def err_of(dir) = File.read(File.join(dir, "rubyrig.err"))
+  def err_of(dir) = Rubyrig::TextFile.read(File.join(dir, "rubyrig.err"))
 
   def planned_ids(run) = Rubyrig::TextFile.json(File.join(run, "run.json")).dig("plan", "order").map { |b| b["id"] }
 

@@ -50,9 +50,9 @@ class ResumeTest < Minitest::Test
     status, out, err = run_cli("report", run)
     assert_equal 0, status, err
     assert_match named, out
-    assert_match named, File.read(File.join(run, "report.md"))
-    assert_match named, JSON.parse(File.read(File.join(run, "summary.json")))["warnings"].join("\n")
-    assert_includes File.read(File.join(run, "report.html")), CGI.escapeHTML("#{file}:2 is not valid JSON")
+    assert_match named, Rubyrig::TextFile.read(File.join(run, "report.md"))
+    assert_match named, JSON.parse(Rubyrig::TextFile.read(File.join(run, "summary.json")))["warnings"].join("\n")
+    assert_includes Rubyrig::TextFile.read(File.join(run, "report.html")), CGI.escapeHTML("#{file}:2 is not valid JSON")
     assert_match(/n=2 /, out, "the report stands on the two readable batches")
 
     status, _, err = run_cli("run", "--resume", run)

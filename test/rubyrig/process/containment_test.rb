@@ -46,7 +46,7 @@ class ContainmentTest < Minitest::Test
     RUBY
     owner = Process.spawn(RbConfig.ruby, script, pgroup: true)
     (@owners ||= []) << owner
-    ids = wait_for { File.size?(File.join(dir, "ids")) && File.read(File.join(dir, "ids")).split }
+    ids = wait_for { File.size?(File.join(dir, "ids")) && Rubyrig::TextFile.read(File.join(dir, "ids")).split }
     wait_for { sleeps("#{ids[0]}.").size == 3 }
     [owner, ids[0], ids[1].to_i]
   end
@@ -115,7 +115,7 @@ class ContainmentTest < Minitest::Test
     containment = Rubyrig::Containment.new(cgroups: false).start
     out = File.join(tmpdir, "env")
     Rubyrig::Child.spawn(["sh", "-c", "echo $RUBYRIG_CONTAINMENT > #{out}"], containment: containment).wait
-    assert_match(/\A#{containment.token}\.\d+\n\z/, File.read(out))
+    assert_match(/\A#{containment.token}\.\d+\n\z/, Rubyrig::TextFile.read(out))
     slot = containment.slot
     assert_equal "1-2.3 #{slot.marker}", slot.env_value("1-2.3")
   end
@@ -124,7 +124,7 @@ class ContainmentTest < Minitest::Test
     skip "no cgroup v2 that rubyrig may create cgroups in here" unless modes.include?(true)
     containment = Rubyrig::Containment.new.start
     children = Array.new(2) { Rubyrig::Child.spawn(["sleep", "30"], containment: containment) }
-    places = children.map { |c| File.read("/proc/#{c.pid}/cgroup")[/^0::(\S+)$/, 1] }
+    places = children.map { |c| Rubyrig::TextFile.read("/proc/#{c.pid}/cgroup")[/^0::(\S+)$/, 1] }
     assert_equal 2, places.uniq.size, places.inspect
     places.each { |place| assert_match(%r{/rubyrig-#{containment.token}/child-\d+\z}, place) }
   ensure
