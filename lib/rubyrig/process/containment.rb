@@ -7,7 +7,8 @@
 # - a watchdog process holds a pipe from rubyrig and, when rubyrig ends in any way, kills the run's
 #   cgroup and every process with the run's marker;
 # - when the watchdog itself was killed too, the next rubyrig reaps what the dead one left (stale
-#   cgroups and markers of a rubyrig that no longer runs).
+#   cgroups and markers of a rubyrig that no longer runs, in its own PID namespace: a rubyrig in a
+#   chroot or container beside it is left alone).
 require "rbconfig"
 require_relative "sweep"
 
@@ -70,7 +71,7 @@ module Rubyrig
     def initialize(cgroups: true, number: self.class.next_number)
       @use_cgroups = cgroups
       @owner_pid = Process.pid
-      @token = "#{Sweep.token(@owner_pid)}-#{number}"
+      @token = "#{Sweep.pid_namespace}-#{Sweep.token(@owner_pid)}-#{number}"
       @count = 0
       @count_lock = Mutex.new
     end
@@ -144,11 +145,11 @@ module Rubyrig
       if base
         Dir.glob(File.join(base, "#{CGROUP_PREFIX}*")).each do |dir|
           owner = File.basename(dir).delete_prefix(CGROUP_PREFIX)
-          Sweep.kill_cgroup(dir) if owner.match?(Sweep::TOKEN) && !Sweep.owner_alive?(owner)
+          Sweep.kill_cgroup(dir) if owner.match?(Sweep::TOKEN) && Sweep.owner_gone?(owner)
         end
       end
       Sweep.kill_marked do |markers|
-        markers.any? { |m| m.match?(Sweep::MARKER) && !Sweep.owner_alive?(m) }
+        markers.any? { |m| m.match?(Sweep::MARKER) && Sweep.owner_gone?(m) }
       end
     end
 

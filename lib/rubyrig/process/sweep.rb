@@ -4,10 +4,10 @@
 module Rubyrig
   module Sweep
     ENV_KEY = "RUBYRIG_CONTAINMENT"
-    # A containment's token is "<owner pid>-<owner start time in clock ticks>-<containment number>";
-    # a marker adds ".<child number>".
-    TOKEN = /\A\d+-\d+-\d+\z/
-    MARKER = /\A\d+-\d+-\d+\.\d+\z/
+    # A containment's token is "<owner's PID namespace>-<owner pid>-<owner start time in clock
+    # ticks>-<containment number>"; a marker adds ".<child number>".
+    TOKEN = /\A\d+-\d+-\d+-\d+\z/
+    MARKER = /\A\d+-\d+-\d+-\d+\.\d+\z/
     POLL_S = 0.005
     # How many rounds of scan-and-kill before giving up on processes that keep forking.
     ROUNDS = 50
@@ -92,10 +92,19 @@ module Rubyrig
       nil
     end
 
-    # Whether the rubyrig that a token or marker names still runs (the same pid and start time).
-    def owner_alive?(token_or_marker)
-      pid, ticks = token_or_marker.split(/[-.]/)
-      token(pid.to_i) == "#{pid}-#{ticks}"
+    # Whether the rubyrig that a token or marker names has ended: no process with its pid and start
+    # time. Only a token from this PID namespace can tell: a rubyrig in a chroot or container with its
+    # own PID namespace (and the same cgroups and /proc) names pids that mean nothing here.
+    def owner_gone?(token_or_marker)
+      namespace, pid, ticks = token_or_marker.split(/[-.]/)
+      namespace.to_i == pid_namespace && token(pid.to_i) != "#{pid}-#{ticks}"
+    end
+
+    # This process's PID namespace, as the inode number the kernel gives it.
+    def pid_namespace
+      File.stat("/proc/self/ns/pid").ino
+    rescue SystemCallError # no namespaces in /proc (a kernel without them): every process shares one
+      0
     end
 
     def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

@@ -51,6 +51,16 @@ class ContainmentTest < Minitest::Test
     [owner, ids[0], ids[1].to_i]
   end
 
+  # The pid, as this namespace sees it, of the live process with exactly this argv.
+  def host_pid_of(argv)
+    Dir.glob("/proc/[0-9]*").each do |dir|
+      return File.basename(dir).to_i if File.binread("#{dir}/cmdline").split("\0") == argv
+    rescue SystemCallError # exited while we looked
+      next
+    end
+    flunk "no process #{argv.inspect}"
+  end
+
   # An owner that a failing test did not get to kill must not outlive the test.
   def teardown
     (@owners || []).each do |pid|
@@ -95,6 +105,37 @@ class ContainmentTest < Minitest::Test
       Rubyrig::Containment.new(cgroups: cgroups).start
       assert_empty gone_within(10, "#{token}."), "cgroups: #{cgroups}"
       assert_empty Dir.glob(File.join(Rubyrig::Containment.cgroup_base.to_s, "rubyrig-#{token}")) if cgroups
+    end
+  end
+
+  # A rubyrig in a chroot or container with its own PID namespace shares this machine's cgroups and
+  # shows in its /proc, but its pids mean nothing here: another rubyrig's start must not take it for
+  # a dead one and reap its processes and cgroup (as it did while a fresh-machine check ran beside CI).
+  def test_the_next_start_leaves_a_rubyrig_in_another_pid_namespace_alone
+    needs Process.uid.zero?, "a PID namespace needs root"
+    modes.each do |cgroups|
+      dir = tmpdir
+      script = write(dir, "owner.rb", <<~RUBY)
+        $LOAD_PATH.unshift(#{File.join(RubyrigTest::ROOT, "lib").dump})
+        require "rubyrig"
+        containment = Rubyrig::Containment.new(cgroups: #{cgroups}).start
+        Rubyrig::Child.spawn(["bash", "-c", #{ESCAPES.dump}], containment: containment)
+        File.write(#{File.join(dir, "ids").dump}, [containment.token, containment.cgroup].join(" "))
+        sleep
+      RUBY
+      # bash stays the namespace's pid 1 (whose end kills all in it), so that the owner can be killed
+      # alone and its watchdog sweeps.
+      (@owners ||= []) << Process.spawn("unshare", "--pid", "--fork", "--kill-child", "--mount-proc",
+        "bash", "-c", "#{RbConfig.ruby} #{script}; sleep 60", pgroup: true)
+      token, cgroup = wait_for { File.size?(File.join(dir, "ids")) && Rubyrig::TextFile.read(File.join(dir, "ids")).split }
+      wait_for { sleeps("#{token}.").size == 3 }
+      Rubyrig::Containment.new(cgroups: cgroups).start
+      sleep 0.5
+      assert_equal 3, sleeps("#{token}.").size, "cgroups: #{cgroups}"
+      assert File.directory?(cgroup), "the other namespace's cgroup stays" if cgroup
+      Process.kill("KILL", host_pid_of([RbConfig.ruby, script]))
+      assert_empty gone_within(30, "#{token}."), "its own watchdog sweeps: cgroups: #{cgroups}"
+      wait_for(timeout_s: 30) { !cgroup || !File.directory?(cgroup) }
     end
   end
 
