@@ -44,8 +44,8 @@ module RubyrigTest
     Dir.glob("/proc/[0-9]*").filter_map do |dir|
       pid = File.basename(dir).to_i
       next if pid == Process.pid
-      next unless File.read("#{dir}/environ").include?(marker)
-      next if File.read("#{dir}/stat").split(") ").last.start_with?("Z")
+      next unless File.binread("#{dir}/environ").include?(marker)
+      next if File.binread("#{dir}/stat").split(") ").last.start_with?("Z")
       pid
     rescue Errno::ENOENT, Errno::ESRCH, Errno::EACCES # exited meanwhile, or not ours to read
       nil

@@ -29,7 +29,8 @@ module Rubyrig
 
     # meta: run.json as a Hash or a RunMeta. Trace and profile batches are kept in the report for their
     # artifacts but never in statistics. Items measured apart inside batches become cells of their own.
-    def analyze(meta:, trials:)
+    # skipped: warnings for lines of trials.jsonl that were not trials.
+    def analyze(meta:, trials:, skipped: [])
       run = RunMeta.wrap(meta)
       cells, item_trials = Items.expand(run.cells, trials)
       measured = (trials + item_trials).select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
@@ -43,7 +44,7 @@ module Rubyrig
         http: http, sweeps: scaling.tables, yjit_memory: scaling.yjit_memory_rows,
         profiles: ProfileComparison.new(core).groups, traces: traces(trials), gem_sets: GemSets.of(run)
       }
-      full = Report.new(**core.to_h, **sections, warnings: Warnings.new(core, http: http).list + GemSets.warnings(sections[:gem_sets]))
+      full = Report.new(**core.to_h, **sections, warnings: Warnings.new(core, http: http, skipped: skipped).list + GemSets.warnings(sections[:gem_sets]))
       Report.new(**full.to_h, figures: Figures.of(full)).freeze
     end
 

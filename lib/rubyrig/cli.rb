@@ -49,10 +49,18 @@ module Rubyrig
       @settings = Settings.from_env(env.to_h { |k, v| [utf8(k), utf8(v)] }, out: out, err: err)
     end
 
+    # World-writable files are never made, by rubyrig or the processes it starts: the user's umask is
+    # kept, with write for others taken away when it would allow it (umask 000).
+    PRIVATE_UMASK_BITS = 0o002
+
     def run
+      umask = File.umask
+      File.umask(umask | PRIVATE_UMASK_BITS)
       @settings.debug = !@argv.delete("--debug").nil?
       invalid = @argv.find { |arg| !arg.valid_encoding? }
       raise UsageError, "argument #{invalid.scrub.dump} is not valid UTF-8; rubyrig reads arguments and file names as UTF-8" if invalid
+      nul = @argv.find { |arg| arg.include?("\0") }
+      raise UsageError, "argument #{nul.dump} holds a NUL byte, which no file name or program argument can; remove it" if nul
       name = @argv.shift
       case name
       when nil, "-h", "--help", "help"
@@ -77,6 +85,8 @@ module Rubyrig
     rescue Error => e
       report_error(e)
       EXIT_ERROR
+    ensure
+      File.umask(umask)
     end
 
     private
@@ -86,7 +96,7 @@ module Rubyrig
     def utf8(text) = text.dup.force_encoding(Encoding::UTF_8)
 
     def report_error(error)
-      @settings.err.puts("rubyrig: error: #{error.message}")
+      @settings.err.puts("rubyrig: error: #{Printable.line(error.message)}")
       @settings.err.puts(error.full_message(highlight: false)) if @settings.debug
     end
 

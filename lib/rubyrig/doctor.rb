@@ -1,5 +1,5 @@
-# Checks what a trustworthy benchmark needs on this host: tools, interpreters, CPU frequency settings
-# and load. Each check is a line with its state and, when something is wrong, what to do about it.
+# Checks what a trustworthy benchmark needs on this host: tools, interpreters, CPU frequency settings,
+# load, and how rubyrig keeps its processes within reach. Each check is a line with its state and, when something is wrong, what to do about it.
 module Rubyrig
   class Doctor
     # One finding: state is :ok, :warn or :missing; fix says what to do (nil when ok).
@@ -17,14 +17,16 @@ module Rubyrig
       "apt-get" => ["fetching Debian's Ruby sources for rubyrig build", "apt"]
     }.freeze
 
-    def initialize(settings:, catalog:, host: Host.new)
+    # containment: how this rubyrig keeps its processes within reach (default: its own).
+    def initialize(settings:, catalog:, host: Host.new, containment: nil)
       @settings = settings
       @catalog = catalog
       @host = host
+      @containment = containment
     end
 
     def checks
-      tool_checks + [jemalloc_check] + interpreter_checks + host_checks
+      tool_checks + [jemalloc_check] + interpreter_checks + host_checks + [containment_check]
     end
 
     private
@@ -79,6 +81,20 @@ module Rubyrig
           detail: format("%.2f %.2f %.2f (1, 5, 15 min)", *load),
           fix: @host.busy?(load) ? "stop other work or wait; a busy host makes timings noisy" : nil)
       ]
+    end
+
+    # Whether a kill -9 of rubyrig takes every process of its run along: always with a cgroup; with the
+    # environment marker alone, a process that clears its environment could stay.
+    def containment_check
+      containment = @containment || Containment.current
+      if containment.cgroup
+        Check.new(group: "host", name: "containment", state: :ok,
+          detail: "#{containment.mechanism}: every process of a run ends with rubyrig, kill -9 included")
+      else
+        Check.new(group: "host", name: "containment", state: :warn,
+          detail: "#{containment.mechanism} only (no cgroup v2 that rubyrig may create cgroups in): a process that clears its environment could outlive a kill -9 of rubyrig",
+          fix: "run as root, or in a delegated cgroup v2 (systemd-run --user --scope -p Delegate=yes rubyrig ...)")
+      end
     end
 
     def governor_check(governor)

@@ -4,13 +4,15 @@ require "shellwords"
 
 module Rubyrig
   Experiment = Struct.new(:name, :description, :runtimes, :baseline, :workloads, :batches, :seed,
-    :timeout_s, :cpus, :gvl, :trace, :profile, :decision, :source, keyword_init: true)
+    :timeout_s, :cpus, :gvl, :trace, :profile, :decision, :inherit_env, :source, keyword_init: true)
 
   class Experiment
     autoload :Decision, "rubyrig/experiment/decision"
 
     DEFAULT_BATCHES = 5
     DEFAULT_TIMEOUT_S = 600
+    # More batches per cell than any comparison needs; a larger number is a typo that would plan for ever.
+    MAX_BATCHES = 10_000
     TRACES = %w[gvl].freeze
     PROFILERS = %w[stackprof vernier].freeze
 
@@ -32,7 +34,7 @@ module Rubyrig
       {
         name: name, description: description, runtimes: runtimes.map(&:to_h), baseline: baseline,
         workloads: workloads.map(&:to_h), batches: batches, seed: seed, timeout_s: timeout_s, cpus: cpus,
-        gvl: gvl, trace: trace, profile: profile
+        gvl: gvl, trace: trace, profile: profile, inherit_env: inherit_env
       }
     end
   end
@@ -40,7 +42,7 @@ module Rubyrig
   # Turns parsed YAML into an Experiment, rejecting unknown keys, wrong types and empty matrices.
   class Experiment::Loader
     TOP_KEYS = %w[name description runtimes baseline workloads workload batches seed timeout_s cpus gvl trace profile
-      equivalence until max_batches max_time].freeze
+      equivalence until max_batches max_time inherit_env].freeze
     RUNTIME_KEYS = %w[spec label env flags].freeze
     COMMON_WORKLOAD_KEYS = %w[name params iterations warmup timeout_s gemfile sweeps builtin prepare].freeze
 
@@ -52,6 +54,7 @@ module Rubyrig
     def experiment
       data = @source.data
       fail_at([], "is empty or not a mapping; start with `runtimes:` and `workloads:`") unless data.is_a?(Hash)
+      check_nul_bytes(data, [])
       check_keys(data, TOP_KEYS, [], "the top level")
       runtimes = load_runtimes(data)
       workloads = load_workloads(data)
@@ -61,7 +64,7 @@ module Rubyrig
         runtimes: runtimes.freeze,
         baseline: load_baseline(data, runtimes),
         workloads: workloads.freeze,
-        batches: positive_integer(data, "batches", []) || Experiment::DEFAULT_BATCHES,
+        batches: positive_integer(data, "batches", [], max: Experiment::MAX_BATCHES) || Experiment::DEFAULT_BATCHES,
         seed: optional(data, "seed", Integer, []) || Random.new_seed % 2**32,
         timeout_s: positive_number(data, "timeout_s", []) || Experiment::DEFAULT_TIMEOUT_S,
         cpus: cpus(data),
@@ -69,6 +72,7 @@ module Rubyrig
         trace: one_of(data, "trace", Experiment::TRACES),
         profile: one_of(data, "profile", Experiment::PROFILERS),
         decision: load_decision(data),
+        inherit_env: load_inherit_env(data),
         source: @source.path.to_s
       ).freeze
     end
@@ -76,7 +80,7 @@ module Rubyrig
     private
 
     def default_name
-      File.basename(@source.path.to_s, ".*").gsub(/[^A-Za-z0-9_.-]+/, "-")
+      FileName.safe(File.basename(@source.path.to_s, ".*"))
     end
 
     def load_runtimes(data)
@@ -105,6 +109,9 @@ module Rubyrig
         fail_at(at, "needs `spec:`, e.g. spec: 3.3.8+yjit") unless spec.is_a?(String)
         env = optional(entry, "env", Hash, at) || {}
         env.each do |key, value|
+          unless key.is_a?(String) && key.match?(/\A[^=]+\z/)
+            fail_at(at + ["env"], "has the variable name #{key.inspect}; a name is text without '=', e.g. RUBY_GC_HEAP_GROWTH_FACTOR")
+          end
           unless value.is_a?(String) || value.is_a?(Numeric) || value == true || value == false
             fail_at(at + ["env", key], "must be a string or number, got #{value.class}")
           end
@@ -170,7 +177,7 @@ module Rubyrig
     def load_prepare(entry, at)
       value = entry["prepare"]
       return nil if value.nil?
-      argv = value.is_a?(String) ? Shellwords.split(value) : value
+      argv = value.is_a?(String) ? split_command(value, at + ["prepare"]) : value
       valid = argv.is_a?(Array) && !argv.empty? && argv.all? { |a| a.is_a?(String) || a.is_a?(Numeric) }
       unless valid
         fail_at(at + ["prepare"], "must be a command as a list of arguments, e.g. [bin/rails, db:prepare], or a command line")
@@ -205,7 +212,7 @@ module Rubyrig
         fail_at(at, "file #{value} does not exist; give the path of a Ruby file") unless File.file?(path)
         path
       when "command"
-        argv = value.is_a?(String) ? Shellwords.split(value) : value
+        argv = value.is_a?(String) ? split_command(value, at) : value
         valid = argv.is_a?(Array) && !argv.empty? && argv.all? { |a| a.is_a?(String) || a.is_a?(Numeric) }
         unless valid
           fail_at(at, "must be a list of arguments such as [ruby, -e, \"1\"] or a command line")
@@ -214,6 +221,13 @@ module Rubyrig
       else
         Drivers.fetch(Drivers.selectors.fetch(key)).load_target(value, @base_dir, ->(message) { fail_at(at, message) })
       end
+    end
+
+    # A command line split as a shell would, without running one.
+    def split_command(text, at)
+      Shellwords.split(text)
+    rescue ArgumentError => e # Shellwords' only complaint: a quote that is never closed
+      fail_at(at, "has an #{e.message.sub(/:.*/m, "").downcase} in #{text.inspect}; close it, or give the command as a list of arguments")
     end
 
     def default_workload_name(kind, target)
@@ -264,7 +278,7 @@ module Rubyrig
       if until_decided && batches.is_a?(Integer) && batches < Analysis::Inference::MIN_BATCHES
         fail_at(["batches"], "is #{batches}; `until: decided` starts from at least #{Analysis::Inference::MIN_BATCHES} batches per cell")
       end
-      max_batches = positive_integer(data, "max_batches", [])
+      max_batches = positive_integer(data, "max_batches", [], max: Experiment::MAX_BATCHES)
       if max_batches && !until_decided
         fail_at(["max_batches"], "needs `until: decided` (without it every cell gets exactly `batches`)")
       end
@@ -299,6 +313,15 @@ module Rubyrig
       [margins.delete("default") || decision::DEFAULT_EQUIVALENCE, margins]
     end
 
+    # Names of rubyrig's environment variables to pass on to the measured processes, besides the ones
+    # every process gets (InheritedEnv).
+    def load_inherit_env(data)
+      list = optional(data, "inherit_env", Array, []) || []
+      bad = list.find { |name| !(name.is_a?(String) && name.match?(InheritedEnv::PATTERN)) }
+      fail_at(["inherit_env"], "must list variable names such as DATABASE_URL or AWS_* (a prefix), got #{bad.inspect}") unless bad.nil?
+      list.uniq.freeze
+    end
+
     def cpus(data)
       value = data["cpus"]
       return nil if value.nil?
@@ -321,6 +344,19 @@ module Rubyrig
       value
     end
 
+    # Text with a NUL byte can be no file name, argument or environment variable; refused wherever it is.
+    def check_nul_bytes(node, at)
+      case node
+      when Hash
+        node.each do |key, value|
+          fail_at(at, "has a key with a NUL byte (#{key.dump}); remove it") if key.is_a?(String) && key.include?("\0")
+          check_nul_bytes(value, at + [key])
+        end
+      when Array then node.each_with_index { |value, i| check_nul_bytes(value, at + [i]) }
+      when String then fail_at(at, "holds a NUL byte (#{node.dump[0, 60]}), which no file name, argument or environment variable can; remove it") if node.include?("\0")
+      end
+    end
+
     def check_keys(hash, allowed, at, what)
       hash.each_key do |key|
         next if allowed.include?(key)
@@ -337,10 +373,11 @@ module Rubyrig
       fail_at(at + [key], "must be #{article} #{type.name.downcase}, got #{value.inspect}")
     end
 
-    def positive_integer(hash, key, at)
+    def positive_integer(hash, key, at, max: nil)
       value = hash[key]
       return nil if value.nil?
       fail_at(at + [key], "must be a positive integer, got #{value.inspect}; write e.g. #{key}: 5") unless value.is_a?(Integer) && value.positive?
+      fail_at(at + [key], "must be at most #{max}, got #{value}") if max && value > max
       value
     end
 

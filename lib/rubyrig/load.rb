@@ -18,5 +18,11 @@ module Rubyrig
 
     # The name of the adapter that measures `mode`: the first that can.
     def for_mode(mode) = supporting(mode).first || raise(ExperimentError, "no load generator can run connection mode '#{mode}'")
+
+    # ": <the last line of a generator's log>" for a failure reason, or "" when the log says nothing.
+    def said(log)
+      tail = TextFile.tail(log, chars: 200).to_s
+      tail.empty? ? "" : ": #{tail}"
+    end
   end
 end

@@ -23,18 +23,19 @@ module Rubyrig
 
     # A one-off message between batches, such as a gem installation.
     def note(text)
-      @io.puts(text)
+      @io.puts(Printable.line(text))
     end
 
     def batch_started(batch)
       return unless @tty
-      status("[#{@done + 1}/#{@total}] #{batch.cell.key} · batch #{batch.number} · #{timing}")
+      status(Printable.line("[#{@done + 1}/#{@total}] #{batch.cell.key} · batch #{batch.number} · #{timing}"))
     end
 
     def batch_finished(batch, trial)
       @done += 1
       line = "[#{@done}/#{@total}] #{trial.status.ljust(6)} #{batch.cell.key} · batch #{batch.number} · #{timing}"
       line += " · #{trial.reason}" if trial.failed? && trial.reason
+      line = Printable.line(line)
       @tty ? status(line, final: trial.failed?) : @io.puts(line)
     end
 

@@ -9,10 +9,14 @@ module Rubyrig
     autoload :HttpSection, "rubyrig/reporters/http_section"
     autoload :Json, "rubyrig/reporters/json"
     autoload :Markdown, "rubyrig/reporters/markdown"
+    autoload :MarkdownText, "rubyrig/reporters/markdown_text"
     autoload :Svg, "rubyrig/reporters/svg"
     autoload :Terminal, "rubyrig/reporters/terminal"
 
     EXPORTS = {json: :Json, csv: :Csv, markdown: :Markdown, html: :Html}.freeze
+
+    # A report file that could not be written (a full disk, a folder removed during the run).
+    class WriteError < Error; end
 
     module_function
 
@@ -21,6 +25,9 @@ module Rubyrig
       targets.map do |format, path|
         File.write(path, const_get(EXPORTS.fetch(format)).new(report).render)
         path
+      rescue SystemCallError => e # the run is kept; only this file is missing, and `rubyrig report` writes it again
+        raise WriteError, "cannot write the #{format} report to #{path}: #{e.message.sub(/ @ .*/, "")}; the run is kept, " \
+          "so `rubyrig report DIR --export-#{format} FILE` writes it again"
       end
     end
   end

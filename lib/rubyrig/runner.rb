@@ -27,7 +27,6 @@ module Rubyrig
       plan = Plan.build(@experiment, effective: ->(workload, params) { @drivers.fetch(workload.kind).effective_params(workload, params) },
         shard: shard)
       @store = Store.create(dir, initial_meta(plan, command, command_line, shard))
-      @store.lock!
       prepare_workloads
       execute(plan)
     ensure
@@ -42,6 +41,7 @@ module Rubyrig
       run = RunMeta.new(store.meta)
       prepare
       check_same_interpreters!(run)
+      store.read_trials.skipped.each { |line| @progress.note("Warning: #{line}") }
       store.update_meta { |m| m.merge("resumed_at" => Array(m["resumed_at"]) + [Time.now.utc.iso8601]) }
       prepare_workloads
       execute(run.plan)
@@ -112,14 +112,19 @@ module Rubyrig
       end
     end
 
+    # Measures one batch and returns its trial. On a full disk it measures nothing, or records nothing
+    # of a batch that ran out of room (its files may be cut short): StoreError, and resume measures it.
     def run_batch(batch)
       workload = @experiment.workloads.find { |w| w.name == batch.cell.workload }
       bundle = @bundles[[batch.cell.runtime, @drivers.fetch(workload.kind).gemfile(workload, batch.cell.params)]]
+      @store.check_space!("batch #{batch.id} was not started")
+      artifacts_dir = @store.prepare_artifacts_dir(batch.id)
       @progress.batch_started(batch)
       started_at = Time.now.utc
       clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      result = measure(batch, workload, bundle)
+      result = measure(batch, workload, bundle, artifacts_dir)
       duration_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - clock
+      @store.check_space!("batch #{batch.id} was not recorded (its files may be cut short)")
       facts = bundle ? result.facts.merge(bundle_facts(bundle)) : result.facts
       trial = Trial.new(
         batch_id: batch.id, cell_key: batch.cell.key, runtime: batch.cell.runtime, workload: batch.cell.workload,
@@ -140,20 +145,22 @@ module Rubyrig
        "lockfile_resolution" => bundle.resolution}.compact
     end
 
-    def measure(batch, workload, bundle)
+    def measure(batch, workload, bundle, artifacts_dir)
       launch = @launches.fetch(batch.cell.runtime)
       return Drivers::Base::Result.failed(launch.blocker) if launch.blocker
-      artifacts_dir = @store.prepare_artifacts_dir(batch.id)
       context = Drivers::Context.new(
         batch: batch, workload: workload, launch: launch, artifacts_dir: artifacts_dir,
         cpus: @experiment.cpus, timeout_s: workload.timeout_s || @experiment.timeout_s,
         bundle_env: bundle&.env, diagnostics: diagnostics_setup(batch, artifacts_dir),
-        server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus
+        server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus, inherit_env: @experiment.inherit_env
       )
       result = @drivers.fetch(workload.kind).new(context).run
       collect_diagnostics(batch, context, result)
     rescue Error => e # a batch that cannot even start (missing tool, bad port) fails alone; the run goes on
       Drivers::Base::Result.failed(e.message)
+    rescue SystemCallError # a driver's own file (a config, a log) could not be written: a full disk stops the run
+      @store.check_space!("batch #{batch.id} was not recorded (rubyrig could not write its files)")
+      raise
     end
 
     # GVL metrics in every batch of a runtime that supports them; a trace or a profile only in the
@@ -268,12 +275,11 @@ module Rubyrig
     def prepare_workloads
       steps = @experiment.workloads.select(&:prepare).product(@launches.keys).map do |workload, label|
         driver = @drivers.fetch(workload.kind)
-        safe = ->(text) { text.gsub(/[^A-Za-z0-9_.-]+/, "-") }
-        log = @store.path("prepare", "#{safe.call(workload.name)}--#{safe.call(label)}.log")
+        log = @store.path("prepare", "#{FileName.safe(workload.name)}--#{FileName.safe(label)}.log")
         @progress.note("Preparing #{workload.name} for #{label}: #{workload.prepare.join(" ")}")
         step = Runtimes::PrepareStep.new(workload: workload, launch: @launches.fetch(label),
           bundle_env: @bundles[[label, workload.gemfile]]&.env, driver_env: driver.prepare_env(workload),
-          chdir: driver.prepare_dir(workload), log_path: log)
+          chdir: driver.prepare_dir(workload), log_path: log, inherit_env: @experiment.inherit_env)
         {"workload" => workload.name, "runtime" => label, "argv" => workload.prepare, "duration_s" => step.run,
          "log" => File.join("prepare", File.basename(log)), "at" => Time.now.utc.iso8601}
       end

@@ -7,7 +7,7 @@ class ResultsFormatDocTest < Minitest::Test
   include SlowTest
   include MixedRun
 
-  DOC = File.read(File.join(RubyrigTest::ROOT, "docs/results-format.md"), encoding: "UTF-8")
+  DOC = Rubyrig::TextFile.read(File.join(RubyrigTest::ROOT, "docs/results-format.md"))
 
   # {"run.json" => {"field" => "rest of the row"}, ...} from the tables under each "## " heading.
   def self.tables

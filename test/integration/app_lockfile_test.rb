@@ -42,7 +42,7 @@ class AppLockfileTest < Minitest::Test
 
   def test_a_lockfile_from_a_newer_bundler_is_installed_by_the_runtimes_own
     lock = File.join(NEWER_BUNDLER, "Gemfile.lock")
-    assert_match(/BUNDLED WITH\n   2\.5\./, File.read(lock))
+    assert_match(/BUNDLED WITH\n   2\.5\./, Rubyrig::TextFile.read(lock))
     installed = bundle("system", NEWER_BUNDLER)
     assert_equal "as-is", installed.resolution
     assert_equal Digest::SHA256.file(lock).hexdigest, installed.lockfile_sha256

@@ -16,7 +16,7 @@ class BuildTest < Minitest::Test
     [exit.status, out, err, Process.clock_gettime(Process::CLOCK_MONOTONIC) - started]
   end
 
-  def configuring?(log) = File.exist?(log) && File.read(log).include?("/configure --prefix")
+  def configuring?(log) = File.exist?(log) && Rubyrig::TextFile.read(log).include?("/configure --prefix")
 
   # Processes whose working directory is inside dir.
   def processes_in(dir)
@@ -113,7 +113,7 @@ class BuildTest < Minitest::Test
       env: {"RUBYRIG_CACHE_DIR" => cache_dir})
     deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 600
     sleep 0.2 until configuring?(log) || child.exited? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-    refute child.exited?, "the build ended before configure: #{File.exist?(log) && File.read(log)[-500..]}"
+    refute child.exited?, "the build ended before configure: #{File.exist?(log) && Rubyrig::TextFile.read(log)[-500..]}"
     sleep 1
     Process.kill("INT", child.pid)
     exit = child.wait(timeout_s: 30)

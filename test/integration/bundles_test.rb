@@ -37,7 +37,7 @@ class BundlesTest < Minitest::Test
       assert File.file?(bundle["lockfile"]), "#{label}: #{bundle["lockfile"]} is missing"
       assert_equal Digest::SHA256.file(bundle["lockfile"]).hexdigest, bundle["lockfile_sha256"]
       assert_includes bundle["lockfile"], meta.dig("runtimes", label, "interpreter", "fingerprint")
-      assert_match(/^    rack \(\d/, File.read(bundle["lockfile"]))
+      assert_match(/^    rack \(\d/, Rubyrig::TextFile.read(bundle["lockfile"]))
     end
     trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
     assert_equal 4, trials.size

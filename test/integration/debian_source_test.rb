@@ -27,14 +27,14 @@ class DebianSourceTest < Minitest::Test
     unpacked = debian.unpack(File.join(dir, "src"))
     entry = File.join(dir, "sources.list.d", "rubyrig-bookworm-src.sources")
     assert File.file?(entry), "the deb-src entry was not written"
-    assert_match(/^Types: deb-src$/, File.read(entry))
-    assert_match(/^Suites: bookworm$/, File.read(entry))
+    assert_match(/^Types: deb-src$/, Rubyrig::TextFile.read(entry))
+    assert_match(/^Suites: bookworm$/, Rubyrig::TextFile.read(entry))
     assert_match(/Added a deb-src entry for Debian bookworm in #{Regexp.escape(entry)}/, @io.string)
     assert_match(/apt-get update/, @io.string)
     assert_match(/\A3\.1\.2-/, debian.debian_version)
     assert File.file?(File.join(dir, "sources", "ruby3.1_#{debian.debian_version}.dsc"))
     assert File.file?(File.join(unpacked, "configure")), "the unpacked source has no configure script"
-    gmake = File.read(File.join(unpacked, "defs", "gmake.mk"))
+    gmake = Rubyrig::TextFile.read(File.join(unpacked, "defs", "gmake.mk"))
     refute_match(/^update-gems: \|/, gmake, "Debian's no-download patch was not applied")
     assert_equal "debian", debian.facts["kind"]
   end
@@ -54,7 +54,7 @@ class DebianSourceTest < Minitest::Test
   def test_a_build_installs_what_the_cached_source_package_declares
     dsc = Dir.glob(File.join(cache_dir, "sources", "ruby3.3_*.dsc")).max
     needs(dsc, "no ruby3.3 .dsc in #{cache_dir}/sources; run bin/setup-rubies")
-    text = File.read(dsc)
+    text = Rubyrig::TextFile.read(dsc)
     declared = Rubyrig::Runtimes::DebianControl.field(text, "Build-Depends")
     packages = Rubyrig::Runtimes::DebianSource.declared_dependencies(text, arch: "amd64", installed: ->(_) { false })
     assert_equal "build-essential", packages.first, "Debian policy's implicit build dependency comes first"

@@ -40,7 +40,7 @@ class HttpErrorsTest < Minitest::Test
     assert_match(/\APuma exited while booting \(exited with status 1\): .*SyntaxError.*; its log is kept in \S+server-stderr\.log\z/, trial.reason)
     log = File.join(store.artifacts_dir(trial.batch_id), "server-stderr.log")
     assert_includes trial.reason, log
-    assert_match(/config\.ru:1: syntax error/, File.read(log))
+    assert_match(/config\.ru:1: syntax error/, Rubyrig::TextFile.read(log))
     assert_includes trial.artifacts, "server-stderr.log"
     assert_includes output, "Puma exited while booting"
   end

@@ -39,6 +39,6 @@ class HttpRailsTest < Minitest::Test
     assert_operator overhead.ci[0], :<=, overhead.overhead_s
     assert_operator overhead.ci[1], :>=, overhead.overhead_s
     assert_match(/Rails overhead per request.*\n    system \| processes=1 threads=1 connection=keepalive connections=8: \d+ µs \[-?\d+, \d+\] µs/, out)
-    assert_match(/\*\*Rails overhead per request\*\*/, File.read(File.join(results, "report.md")))
+    assert_match(/\*\*Rails overhead per request\*\*/, Rubyrig::TextFile.read(File.join(results, "report.md")))
   end
 end

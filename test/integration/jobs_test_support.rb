@@ -19,7 +19,7 @@ module JobsTestSupport
   # Pids of the run that are still alive: the redis-servers and workers its artifacts name, and any
   # process whose command line or environment mentions the results directory.
   def survivors(results)
-    pids = Dir.glob(File.join(results, "artifacts", "*", "redis.pid")).map { |f| File.read(f).to_i }
+    pids = Dir.glob(File.join(results, "artifacts", "*", "redis.pid")).map { |f| Rubyrig::TextFile.read(f).to_i }
     pids += Dir.glob(File.join(results, "artifacts", "*", "control", "ready-*")).map { |f| f[/ready-(\d+)/, 1].to_i }
     pids += Dir.glob("/proc/[0-9]*").filter_map do |proc_dir|
       text = %w[cmdline environ].map { |f| File.binread(File.join(proc_dir, f)) rescue "" }.join # rubocop:disable Style/RescueModifier -- processes vanish while we read
@@ -30,7 +30,7 @@ module JobsTestSupport
 
   def alive?(pid)
     Process.kill(0, pid)
-    !File.read("/proc/#{pid}/stat").split(") ").last.start_with?("Z")
+    !File.binread("/proc/#{pid}/stat").split(") ").last.start_with?("Z")
   rescue Errno::ESRCH, Errno::ENOENT # gone
     false
   end
@@ -39,10 +39,10 @@ module JobsTestSupport
   def gate_times(artifacts)
     probe = Dir.glob(File.join(artifacts, "enqueue", "probe", "probe-*.json")).map { |f| Rubyrig::TextFile.json(f) }
     enqueued = probe.filter_map { |p| p.dig("jobs_enqueue", "finished_at") }.first
-    ready = Dir.glob(File.join(artifacts, "control", "ready-*")).map { |f| Float(File.read(f)) }
-    go = Float(File.read(File.join(artifacts, "control", "go")))
+    ready = Dir.glob(File.join(artifacts, "control", "ready-*")).map { |f| Float(Rubyrig::TextFile.read(f)) }
+    go = Float(Rubyrig::TextFile.read(File.join(artifacts, "control", "go")))
     starts = Dir.glob(File.join(artifacts, "records", "*.tsv")).flat_map do |f|
-      File.readlines(f).map { |line| Integer(line.split("\t")[2]) / 1e9 }
+      File.readlines(f).map { |line| Integer(line.split("\t")[3]) / 1e9 }
     end
     {enqueued: enqueued, ready: ready, go: go, first_start: starts.min}
   end

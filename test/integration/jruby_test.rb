@@ -36,7 +36,7 @@ class JrubyTest < Minitest::Test
     assert_equal 0, status, err + out
     trial = trials(dir).first
     assert_equal "ok", trial["status"], trial["reason"]
-    assert_equal "jruby", File.read(File.join(dir, "artifacts", trial["batch_id"], "stdout.log"))
+    assert_equal "jruby", Rubyrig::TextFile.read(File.join(dir, "artifacts", trial["batch_id"], "stdout.log"))
     assert_equal "jruby", trial.dig("facts", "engine"), "the probe must load through RUBYOPT in JRuby too"
   end
 
@@ -54,7 +54,7 @@ class JrubyTest < Minitest::Test
     status, out, err = run_cli("run", experiment, "--results", dir)
     assert_equal 0, status, err + out
     bundle = Rubyrig::TextFile.json(File.join(dir, "run.json")).fetch("bundles").first
-    assert_match(/universal-java/, File.read(bundle["lockfile"]), "the lockfile must come from JRuby's bundler")
+    assert_match(/universal-java/, Rubyrig::TextFile.read(bundle["lockfile"]), "the lockfile must come from JRuby's bundler")
     trial = trials(dir).first
     assert_equal "ok", trial["status"], trial["reason"]
     assert_equal bundle["lockfile_sha256"], trial.dig("facts", "lockfile_sha256")

@@ -42,7 +42,7 @@ class PlainScriptTest < Minitest::Test
     assert_equal 0, status, err
     trial = trial_lines(run).first
     assert_equal "ok", trial["status"]
-    assert_equal %(["2", "50000"]\n), File.read(File.join(run, "artifacts", trial["batch_id"], "stdout.log"))
+    assert_equal %(["2", "50000"]\n), Rubyrig::TextFile.read(File.join(run, "artifacts", trial["batch_id"], "stdout.log"))
   end
 
   def test_a_script_that_skips_the_probe_fails_unverified

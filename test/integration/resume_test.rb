@@ -17,7 +17,7 @@ class ResumeTest < Minitest::Test
     survivors = processes_mentioning(run)
     assert_empty survivors, "the measured child must die with rubyrig (pdeathsig): #{survivors.map { |p|
       begin
-        File.read("/proc/#{p}/cmdline").tr("\0", " ")
+        File.binread("/proc/#{p}/cmdline").tr("\0", " ")
       rescue
         p
       end
@@ -35,6 +35,34 @@ class ResumeTest < Minitest::Test
     assert Rubyrig::TextFile.json(File.join(run, "run.json"))["resumed_at"]
   end
 
+  # A line damaged in the middle of trials.jsonl (not only a torn last one) is named in the report's
+  # warnings, in every format, and on --resume, which measures its batch again.
+  def test_a_corrupt_line_in_the_middle_is_reported_and_measured_again_on_resume
+    run = File.join(tmpdir, "run")
+    status, = run_cli("compare", "-r", "system", "--batches", "3", "--seed", "5", "--results", run, "--", "true")
+    assert_equal 0, status
+    file = File.join(run, "trials.jsonl")
+    lines = File.readlines(file)
+    lost = JSON.parse(lines[1])["batch_id"]
+    File.write(file, [lines[0], "{\"batch_id\": \"#{lost}\", \u0000 damaged\n", lines[2]].join)
+    named = /#{Regexp.escape(file)}:2 is not valid JSON \(.*\); skipped, so its batch counts as not run/
+
+    status, out, err = run_cli("report", run)
+    assert_equal 0, status, err
+    assert_match named, out
+    assert_match named, Rubyrig::TextFile.read(File.join(run, "report.md"))
+    assert_match named, JSON.parse(Rubyrig::TextFile.read(File.join(run, "summary.json")))["warnings"].join("\n")
+    assert_includes Rubyrig::TextFile.read(File.join(run, "report.html")), CGI.escapeHTML("#{file}:2 is not valid JSON")
+    assert_match(/n=2 /, out, "the report stands on the two readable batches")
+
+    status, _, err = run_cli("run", "--resume", run)
+    assert_equal 0, status, err
+    assert_match(/^Warning: #{named}/, err)
+    ids = trial_lines_skipping_damage(run).map { |t| t["batch_id"] }
+    assert_equal 3, ids.size
+    assert_equal lost, ids.last, "the damaged line's batch is measured again"
+  end
+
   def test_resuming_a_finished_run_measures_nothing_more
     dir = tmpdir
     run = File.join(dir, "run")
@@ -43,5 +71,13 @@ class ResumeTest < Minitest::Test
     status, = run_cli("run", "--resume", run)
     assert_equal 0, status
     assert_equal 2, trial_lines(run).size
+  end
+
+  def trial_lines_skipping_damage(run)
+    File.readlines(File.join(run, "trials.jsonl")).filter_map do |line|
+      JSON.parse(line)
+    rescue JSON::ParserError # the damaged line the test wrote
+      nil
+    end
   end
 end

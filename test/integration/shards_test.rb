@@ -32,7 +32,7 @@ class ShardsTest < Minitest::Test
 
   def finish(pid, log)
     Process.wait(pid)
-    assert $?.success?, File.read(File.join(log, "rubyrig.err"))
+    assert $?.success?, Rubyrig::TextFile.read(File.join(log, "rubyrig.err"))
   end
 
   def test_two_shards_merge_batch_for_batch_and_compare_within_each_host

@@ -50,7 +50,7 @@ class VersionComparisonTest < Minitest::Test
       assert_includes Rubyrig::Analysis::Verdict::ALL, c["verdict"]
     end
 
-    md = File.read(markdown)
+    md = Rubyrig::TextFile.read(markdown)
     assert_match(/^## rubyrig: mtime-threads$/, md)
     assert_match(/^\*\*Environment\*\*$/, md)
     assert_match(/^- `3\.3\.8\+mn`: ruby 3\.3\.8 .*env `RUBY_MN_THREADS=1`/, md)

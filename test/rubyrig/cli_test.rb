@@ -123,4 +123,62 @@ class CLITest < Minitest::Test
     status, _, err = run_cli("compare", "-r", "system", "--", "b\xFFd.rb".b)
     assert_one_line_error(status, err, /argument "b\\uFFFDd\.rb" is not valid UTF-8; rubyrig reads arguments and file names as UTF-8/, expected_status: 2)
   end
+
+  # Found by the fuzz test (test/integration/fuzz_test.rb): each was a backtrace or a hang before.
+
+  def test_an_argument_with_a_nul_byte_is_refused_in_one_line
+    status, _, err = run_cli("compare", "-r", "system", "x\0y", "--", "true")
+    assert_one_line_error(status, err, /argument "x\\x00y" holds a NUL byte, which no file name or program argument can; remove it/, expected_status: 2)
+  end
+
+  def test_an_absurd_number_of_batches_is_refused_before_planning
+    status, _, err = run_cli("compare", "-r", "system", "-b", "99999999999999999999", "--results", File.join(tmpdir, "r"), "--", "true")
+    assert_one_line_error(status, err, /--batches must be at most 10000, got 99999999999999999999/, expected_status: 2)
+    path = write(tmpdir, "exp.yml", "runtimes: [system]\nworkloads: [{command: \"true\"}]\nbatches: 10001\n")
+    status, _, err = run_cli("run", path)
+    assert_one_line_error(status, err, /exp\.yml:3: batches must be at most 10000, got 10001/)
+  end
+
+  def test_an_export_that_cannot_be_written_is_refused_before_the_run
+    dir = tmpdir
+    {
+      File.join(dir, "no", "such", "x.html") => /--export-html #{Regexp.escape(dir)}\/no\/such\/x\.html is in #{Regexp.escape(dir)}\/no\/such, which does not exist; create it first/,
+      dir => /--export-html #{Regexp.escape(dir)} is a directory; give a file in a writable folder/,
+      "" => /--export-html needs a file name/
+    }.each do |path, pattern|
+      status, _, err = run_cli("compare", "-r", "system", "--export-html", path, "--results", File.join(dir, "r"), "--", "true")
+      assert_one_line_error(status, err, pattern, expected_status: 2)
+      refute File.exist?(File.join(dir, "r")), "refused before the run started"
+    end
+  end
+
+  def test_an_experiment_file_name_too_long_to_open_is_one_line
+    status, _, err = run_cli("run", "x" * 300)
+    assert_one_line_error(status, err, /cannot read experiment file x+: File name too long/)
+  end
+
+  def test_yaml_nested_past_reason_is_one_line
+    path = write(tmpdir, "deep.yml", "runtimes: [system]\nworkloads: #{"[" * 3000}#{"]" * 3000}\n")
+    status, _, err = run_cli("run", path)
+    assert_one_line_error(status, err, /deep\.yml: values nest more than 64 levels deep/)
+    path = write(tmpdir, "deep2.yml", "runtimes: [system]\nworkloads:\n" + (1..70).map { |i| "#{"  " * i}- " }.join("\n") + "x\n")
+    status, _, err = run_cli("run", path)
+    assert_one_line_error(status, err, /deep2\.yml:\d+: values nest more than 64 levels deep/)
+  end
+
+  def test_a_sweep_whose_batches_all_failed_is_reported_without_a_chart
+    run = File.join(tmpdir, "run")
+    status, out, err = run_cli("compare", "-r", "system", "--param", "threads=1,2", "-b", "3", "--results", run, "--", "false")
+    assert_equal 1, status, err
+    assert_match(/^rubyrig: 6 batches failed; the reasons are in the warnings above$/, err)
+    assert_match(/Results: /, out)
+    html = Rubyrig::TextFile.read(File.join(run, "report.html"))
+    assert_includes html, "Sweep over threads"
+    refute_includes html, 'data-figure="sweep"'
+  end
+
+  def test_configure_options_with_an_unmatched_quote_are_refused_before_any_build
+    status, _, err = run_cli("build", "9.9.9", "--configure-opts", "\"x")
+    assert_one_line_error(status, err, /--configure-opts has an unmatched quote in "\\"x"; close it/, expected_status: 2)
+  end
 end

@@ -50,6 +50,32 @@ class ExperimentTest < Minitest::Test
     assert_equal "exp", exp.name
   end
 
+  def test_inherit_env_names_variables_and_prefixes
+    assert_equal [], load("runtimes: [system]\nworkloads: [builtin:nbody]\n").inherit_env
+    assert_equal %w[DATABASE_URL AWS_*], load("runtimes: [system]\nworkloads: [builtin:nbody]\ninherit_env: [DATABASE_URL, AWS_*]\n").inherit_env
+    message = error("runtimes: [system]\nworkloads: [builtin:nbody]\ninherit_env: [\"A=B\"]\n")
+    assert_match(/exp\.yml:3: inherit_env must list variable names such as DATABASE_URL or AWS_\* \(a prefix\), got "A=B"/, message)
+  end
+
+  # Found by the fuzz test: these reached File.join or exec and raised ArgumentError there.
+  def test_a_nul_byte_anywhere_is_refused_with_its_line
+    message = error("runtimes: [system]\nworkloads:\n  - command: [/bin/echo, \"a\\x00b\"]\n")
+    assert_equal "#{@path}:3: command holds a NUL byte (\"a\\x00b\"), which no file name, argument or environment variable can; remove it", message
+    assert_match(/exp\.yml:2: builtin holds a NUL byte/, error("runtimes: [system]\nworkloads: [{builtin: \"\\0\"}]\n"))
+  end
+
+  def test_a_command_line_with_an_unmatched_quote_is_refused_with_its_line
+    message = error("runtimes: [system]\nworkloads:\n  - command: \"echo 'a\"\n")
+    assert_equal "#{@path}:3: command has an unmatched quote in \"echo 'a\"; close it, or give the command as a list of arguments", message
+    message = error("runtimes: [system]\nworkloads:\n  - command: \"true\"\n    prepare: \"bin/rails \\\"x\"\n")
+    assert_match(/exp\.yml:4: prepare has an unmatched quote/, message)
+  end
+
+  def test_an_env_name_with_an_equals_sign_is_refused
+    message = error("runtimes:\n  - spec: system\n    env: {\"A=B\": 1}\nworkloads: [builtin:nbody]\n")
+    assert_match(/exp\.yml:3: env has the variable name "A=B"; a name is text without '='/, message)
+  end
+
   def test_unknown_key_names_the_line_and_a_suggestion
     message = error("runtimes: [system]\nworkloads: [builtin:nbody]\nbatchs: 3\n")
     assert_match(/exp\.yml:3: unknown key 'batchs' in the top level; did you mean 'batches'\?/, message)

@@ -119,16 +119,16 @@ class RunnerTest < Minitest::Test
   def test_resume_refuses_when_a_runtime_is_another_interpreter_now
     dir = File.join(tmpdir, "run")
     runner.start(dir, command: "compare", command_line: %w[rubyrig compare])
-    before = File.read(File.join(dir, "run.json"))
+    before = Rubyrig::TextFile.read(File.join(dir, "run.json"))
     error = assert_raises(Rubyrig::StoreError) { runner(catalog: Catalog.new("ruby other")).resume(Rubyrig::Store.open(dir)) }
     assert_match(/runtime 'a' was ruby test at .* when the run started, but now resolves to ruby other at/, error.message)
-    assert_equal before, File.read(File.join(dir, "run.json")), "nothing written"
+    assert_equal before, Rubyrig::TextFile.read(File.join(dir, "run.json")), "nothing written"
   end
 
   def test_resume_takes_the_lock_before_writing_anything
     dir = File.join(tmpdir, "run")
     runner.start(dir, command: "compare", command_line: %w[rubyrig compare])
-    before = File.read(File.join(dir, "run.json"))
+    before = Rubyrig::TextFile.read(File.join(dir, "run.json"))
     File.open(File.join(dir, ".lock"), File::RDWR | File::CREAT) do |lock|
       lock.flock(File::LOCK_EX)
       pid = fork do
@@ -140,6 +140,6 @@ class RunnerTest < Minitest::Test
       Process.wait(pid)
       assert_equal 3, $?.exitstatus, "the resume refused: another process holds the run"
     end
-    assert_equal before, File.read(File.join(dir, "run.json"))
+    assert_equal before, Rubyrig::TextFile.read(File.join(dir, "run.json"))
   end
 end

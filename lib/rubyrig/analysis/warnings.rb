@@ -1,7 +1,7 @@
-# What a reader should distrust in a report, one line each with what to do: too few or failed
-# batches, batches that vary a lot, a busy host, GVL metrics on some runtimes only, comparisons that
-# could not be made, shards missing from a merge, hosts that disagree, and the warnings the runtimes
-# and batches carried themselves.
+# What a reader should distrust in a report, one line each with what to do: lines of trials.jsonl that
+# were not trials, too few or failed batches, batches that vary a lot, a busy host, GVL metrics on some
+# runtimes only, comparisons that could not be made, shards missing from a merge, hosts that disagree,
+# and the warnings the runtimes and batches carried themselves.
 module Rubyrig
   class Analysis
     class Warnings
@@ -13,16 +13,18 @@ module Rubyrig
       # called makes only very large changes visible.
       HIGH_CRITICAL_T = 4.0
 
-      # report: the core Report (cells, trials, summaries, comparisons); http: HttpDerived's result.
-      def initialize(report, http:)
+      # report: the core Report (cells, trials, summaries, comparisons); http: HttpDerived's result;
+      # skipped: one line per line of trials.jsonl that could not be read as a trial (Store#read_trials).
+      def initialize(report, http:, skipped: [])
         @report = report
         @http = http
+        @skipped = skipped
         @measured = report.measured_by_cell
       end
 
       def list
         run = @report.run
-        lines = shards(run) + few_batches + failed + variation + host(run) + disagreeing_hosts + gvl + not_compared + strict_corrections
+        lines = @skipped + shards(run) + few_batches + failed + variation + host(run) + disagreeing_hosts + gvl + not_compared + strict_corrections
         lines.concat(run.runtimes.values.flat_map { |r| r["warnings"] || [] })
         lines.concat(@report.trials.flat_map { |t| (t.warnings || []).map { |w| "#{t.cell_key}: #{w}" } })
         lines.uniq

@@ -63,6 +63,14 @@ module Rubyrig
         end
       end
 
+      # --inherit-env NAME, for the variables a workload needs from the user's environment.
+      def inherit_env_option(opts, into)
+        opts.on("--inherit-env NAME", "also pass NAME, or every variable starting with PREFIX given as PREFIX*, from your environment to the " \
+          "measured processes (repeatable; default: only PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TZ, TMPDIR, LD_LIBRARY_PATH, JAVA_HOME)") do |name|
+          into << name
+        end
+      end
+
       def choice(flag, value, choices)
         return value if choices.include?(value)
         raise UsageError, "#{flag} must be one of #{choices.join(", ")}, got '#{value}'; #{Suggest.hint(value, choices)}"
@@ -74,10 +82,22 @@ module Rubyrig
       end
 
       def export_options(opts)
-        opts.on("--export-json FILE", "also write the report as JSON to FILE") { |f| @exports[:json] = f }
-        opts.on("--export-csv FILE", "also write the report as CSV to FILE") { |f| @exports[:csv] = f }
-        opts.on("--export-markdown FILE", "also write a Markdown report for bug trackers to FILE") { |f| @exports[:markdown] = f }
-        opts.on("--export-html FILE", "also write the self-contained HTML report with charts to FILE") { |f| @exports[:html] = f }
+        opts.on("--export-json FILE", "also write the report as JSON to FILE") { |f| @exports[:json] = export_target("--export-json", f) }
+        opts.on("--export-csv FILE", "also write the report as CSV to FILE") { |f| @exports[:csv] = export_target("--export-csv", f) }
+        opts.on("--export-markdown FILE", "also write a Markdown report for bug trackers to FILE") { |f| @exports[:markdown] = export_target("--export-markdown", f) }
+        opts.on("--export-html FILE", "also write the self-contained HTML report with charts to FILE") { |f| @exports[:html] = export_target("--export-html", f) }
+      end
+
+      # An export is written after the run, so a path that cannot be written is refused before it.
+      def export_target(flag, path)
+        raise UsageError, "#{flag} needs a file name, e.g. #{flag} report.out" if path.empty?
+        folder = File.dirname(File.expand_path(path))
+        problem = if File.directory?(path) then "is a directory"
+        elsif !File.directory?(folder) then "is in #{folder}, which does not exist; create it first"
+        elsif !File.writable?(folder) || (File.exist?(path) && !File.writable?(path)) then "cannot be written (permission denied)"
+        end
+        raise UsageError, "#{flag} #{path} #{problem}; give a file in a writable folder" if problem
+        path
       end
 
       # For http workloads: where the app server and the load generator run (override the workload's keys).
@@ -93,7 +113,7 @@ module Rubyrig
 
       def default_results_dir(name)
         stamp = Time.now.strftime("%Y%m%d-%H%M%S")
-        File.join(@settings.results_root, "#{stamp}-#{name.gsub(/[^A-Za-z0-9_.-]+/, "-")}")
+        File.join(@settings.results_root, "#{stamp}-#{FileName.safe(name)}")
       end
 
       def runner(experiment, raw)
@@ -106,25 +126,36 @@ module Rubyrig
         store = yield
         render(store)
       rescue Interrupt
-        err.puts("\nrubyrig: interrupted; the batches already measured are in #{dir}/trials.jsonl; " \
-          "continue with `rubyrig run --resume #{dir}`")
+        err.puts("\n" + Printable.line("rubyrig: interrupted; the batches already measured are in #{dir}/trials.jsonl; " \
+          "continue with `rubyrig run --resume #{dir}`"))
         CLI::EXIT_INTERRUPTED
       end
 
       # Prints the terminal report, writes report.md and summary.json into the run, and the exports.
       def render(store)
-        report = Analysis.new.analyze(meta: store.meta, trials: store.trials)
+        reading = store.read_trials
+        report = Analysis.new.analyze(meta: store.meta, trials: reading.trials, skipped: reading.skipped)
         out.print(Reporters::Terminal.new(report, color: @settings.color).render)
-        written = Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md"), html: store.path("report.html")})
-        written += Reporters.export(report, @exports)
-        out.puts("Results: #{store.dir} (#{(written.map { |p| File.basename(p) } + ["trials.jsonl"]).uniq.join(", ")})")
+        written = export(report, store)
+        out.puts(Printable.line("Results: #{store.dir} (#{(written.map { |p| File.basename(p) } + ["trials.jsonl"]).uniq.join(", ")})"))
         gate = Analysis::Gate.failures(report, @gate)
         step_summary(report, gate)
         failed = report.failed_trials.size
         err.puts("rubyrig: #{failed} batch#{"es" if failed > 1} failed; the reasons are in the warnings above") unless failed.zero?
-        gate.each { |line| err.puts("rubyrig: #{line}") }
+        gate.each { |line| err.puts(Printable.line("rubyrig: #{line}")) }
         return CLI::EXIT_GATE unless gate.empty?
         failed.zero? ? CLI::EXIT_OK : CLI::EXIT_ERROR
+      end
+
+      # summary.json, report.md and report.html into the run, then the exports asked for.
+      def export(report, store)
+        own = begin
+          Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md"), html: store.path("report.html")})
+        rescue Reporters::WriteError => e # a full disk: the trials are safe, the report can be written again
+          raise StoreError, "could not write the report (#{e.cause&.message || e.message}); every trial is in #{store.path(Store::TRIALS_FILE)}: " \
+            "free space, then `rubyrig report #{store.dir}` writes it"
+        end
+        own + Reporters.export(report, @exports)
       end
 
       # In a GitHub Actions step, the Markdown report (and the gate's result) goes to the job summary.
@@ -135,7 +166,7 @@ module Rubyrig
         text += "\n**rubyrig --fail-if**: #{gate.empty? ? "passed" : "failed"}\n\n#{gate.map { |l| "- #{l}" }.join("\n")}\n" unless @gate.empty?
         File.write(path, text + "\n", mode: "a")
       rescue SystemCallError => e # an unwritable summary file must not hide the run's own result
-        err.puts("rubyrig: could not append to GITHUB_STEP_SUMMARY (#{path}): #{e.message}")
+        err.puts(Printable.line("rubyrig: could not append to GITHUB_STEP_SUMMARY (#{path}): #{e.message}"))
       end
     end
   end

@@ -1,4 +1,6 @@
 # `rubyrig build VERSION`: builds CRuby from source into rubyrig's cache, or says it is already there.
+require "shellwords"
+
 module Rubyrig
   module Commands
     class Build < Base
@@ -21,7 +23,12 @@ module Rubyrig
           opts.banner = BANNER
           opts.on("--jemalloc", "link jemalloc (configure --with-jemalloc); default name VERSION-jemalloc") { request[:jemalloc] = true }
           opts.on("--name NAME", "directory name in the cache and runtime name (default: VERSION)") { |n| request[:name] = n }
-          opts.on("--configure-opts OPTS", "extra ./configure options, split like a shell would") { |o| request[:configure_opts] = o }
+          opts.on("--configure-opts OPTS", "extra ./configure options, split like a shell would") do |o|
+            Shellwords.split(o)
+            request[:configure_opts] = o
+          rescue ArgumentError # Shellwords' only complaint: a quote that is never closed
+            raise UsageError, "--configure-opts has an unmatched quote in #{o.inspect}; close it"
+          end
           opts.on("--source TARBALL", "build from this source tarball (ruby-X.Y.Z.tar.gz)") { |s| request[:source] = s }
           opts.on("-j", "--jobs N", Integer, "parallel make jobs (default: the number of CPUs)") { |j| request[:jobs] = j }
           opts.on("--force", "build again even if the build is cached") { request[:force] = true }

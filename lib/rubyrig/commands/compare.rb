@@ -26,11 +26,12 @@ module Rubyrig
         ["profile"] => "--profile", ["workloads", 0, "params"] => "--param", ["workloads", 0, "iterations"] => "--iterations",
         ["workloads", 0, "warmup"] => "--warmup", ["workloads", 0, "duration_s"] => "--duration-s",
         ["workloads", 0, "warmup_s"] => "--warmup-s", ["equivalence"] => "--equivalence", ["until"] => "--until",
-        ["max_batches"] => "--max-batches", ["max_time"] => "--max-time"
+        ["max_batches"] => "--max-batches", ["max_time"] => "--max-time", ["inherit_env"] => "--inherit-env"
       }.freeze
 
       def call
         raw = {"runtimes" => [], "batches" => Experiment::DEFAULT_BATCHES}
+        inherit = []
         params = {}
         workload = {}
         dir = nil
@@ -53,6 +54,7 @@ module Rubyrig
           opts.on("--seed N", Integer, "seed of the randomized batch order (default: random, recorded)") { |n| raw["seed"] = n }
           opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 or 0-1 (default: no pinning)") { |c| raw["cpus"] = cpu_list("--cpus", c) }
           cpu_split_options(opts)
+          inherit_env_option(opts, inherit)
           opts.on("--timeout SECONDS", Float, "deadline per batch (default: #{Experiment::DEFAULT_TIMEOUT_S})") { |t| raw["timeout_s"] = t }
           opts.on("--name NAME", "name of the run (default: the workload's name)") { |n| raw["name"] = n }
           opts.on("--results DIR", "where the run is kept (default: ./rubyrig-results/<timestamp>-<name>)") { |d| dir = d }
@@ -67,6 +69,7 @@ module Rubyrig
         workload.merge!(target(rest))
         workload["params"] = params unless params.empty?
         raw["workloads"] = [workload]
+        raw["inherit_env"] = inherit unless inherit.empty?
         raw["name"] ||= workload["builtin"] || (workload["script"] && Drivers::Script.default_name(File.expand_path(workload["script"]))) ||
           File.basename(Array(workload["command"] || workload["app"]).first.to_s)
         experiment = Experiment.from_data(raw, flags: FLAGS)

@@ -6,7 +6,7 @@ module Rubyrig
 
       def call
         parser = OptionParser.new do |opts|
-          opts.banner = "Usage: rubyrig doctor\n\nChecks tools, interpreters, CPU frequency settings and load, and says what to fix.\n\nOptions:"
+          opts.banner = "Usage: rubyrig doctor\n\nChecks tools, interpreters, CPU frequency settings, load and how rubyrig contains its processes, and says what to fix.\n\nOptions:"
         end
         return CLI::EXIT_OK unless parse(parser)
         checks = Rubyrig::Doctor.new(settings: @settings, catalog: catalog).checks

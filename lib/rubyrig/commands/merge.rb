@@ -35,7 +35,7 @@ module Rubyrig
         end
         out_dir ||= default_results_dir("#{merged_name(rest)}-merged")
         result = Rubyrig::Merge.new(rest, require_all: require_all).write(out_dir, command_line: command_line)
-        result.warnings.each { |w| err.puts("rubyrig: warning: #{w}") }
+        result.warnings.each { |w| err.puts(Printable.line("rubyrig: warning: #{w}")) }
         render(result.store)
       end
 

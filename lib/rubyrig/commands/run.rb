@@ -17,6 +17,7 @@ module Rubyrig
         resume = nil
         shard = nil
         overrides = {}
+        inherit = []
         parser = OptionParser.new do |opts|
           opts.banner = BANNER
           opts.on("--resume DIR", "complete the batches an interrupted run did not finish") { |d| resume = d }
@@ -32,6 +33,7 @@ module Rubyrig
           diagnostics_options(opts, overrides)
           decision_options(opts, overrides)
           cpu_split_options(opts)
+          inherit_env_option(opts, inherit)
           export_options(opts)
         end
         command_line = ["rubyrig", "run", *@argv]
@@ -44,10 +46,14 @@ module Rubyrig
         end
         path = rest.first
         source = YamlSource.load(path)
+        unless inherit.empty?
+          given = source.data.is_a?(Hash) ? source.data["inherit_env"] : nil
+          overrides["inherit_env"] = given.is_a?(Array) ? (given + inherit).uniq : inherit
+        end
         # Overrides lose the file's line numbers in messages, so they are applied only when given.
         if overrides.any? && source.data.is_a?(Hash)
           flags = {"batches" => "--batches", "seed" => "--seed", "cpus" => "--cpus", "trace" => "--trace", "profile" => "--profile",
-                   "max_batches" => "--max-batches", "max_time" => "--max-time"}
+                   "max_batches" => "--max-batches", "max_time" => "--max-time", "inherit_env" => "--inherit-env"}
           source = YamlSource.from_data(source.data.merge(overrides), path, flags: overrides.keys.to_h { |k| [[k], flags.fetch(k, "--#{k}")] })
         end
         experiment = Experiment.from_source(source, base_dir: File.dirname(File.expand_path(path)))

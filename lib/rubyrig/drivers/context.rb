@@ -1,6 +1,7 @@
 # Everything a driver needs to measure one batch: the batch and its cell, the workload, how to launch
 # the runtime, where artifacts go, CPU pinning (and the server/load generator split given on the
-# command line), the deadline, the gem set and the diagnostics to load.
+# command line), the deadline, the gem set, the diagnostics to load and the environment variables
+# the experiment passes on.
 module Rubyrig
   module Drivers
     # What to load into the measured processes: GVL metrics, a GVL trace, a profile (nil when off).
@@ -16,14 +17,19 @@ module Rubyrig
       end
     end
 
+    # inherit_env: the experiment's names of rubyrig's environment variables the processes also get.
     Context = Struct.new(:batch, :workload, :launch, :artifacts_dir, :cpus, :timeout_s, :bundle_env,
-      :diagnostics, :server_cpus, :load_cpus, keyword_init: true) do
+      :diagnostics, :server_cpus, :load_cpus, :inherit_env, keyword_init: true) do
       def cell = batch.cell
 
       def params = cell.params
 
-      # Parameters for the in-process harness, one "key=value" per line.
-      def params_env = params.map { |k, v| "#{k}=#{v}" }.join("\n")
+      # Parameters for the in-process harness, one "key=value" per line; "%", "=", CR and LF in a key or
+      # a value are written as %25, %3D, %0D and %0A (probe/params.rb reads them back), so that any
+      # value arrives as it was given.
+      def params_env = params.map { |k, v| "#{Context.escape_param(k)}=#{Context.escape_param(v)}" }.join("\n")
+
+      def self.escape_param(text) = text.to_s.gsub(/[%=\r\n]/) { |c| format("%%%02X", c.ord) }
 
       # The argv that starts the runtime's Ruby with its flags, its gem set loaded when it has one,
       # then `rest` (a file or -e and its arguments): the one way rubyrig starts a measured Ruby.

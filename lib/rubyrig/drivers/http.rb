@@ -128,8 +128,11 @@ module Rubyrig
           boot_timeout_s: @options["boot_timeout_s"], path: @options["path"], env: server_env
         )
         measure(server, generator(split), split)
-      rescue Services::Puma::BootFailed, Load::Wrk::RunFailed, Load::Httperf::RunFailed => e
+      rescue Services::Puma::BootFailed, Services::Puma::Exited => e
         Base::Result.failed(e.message, facts: base_facts(split), artifacts: artifacts)
+      rescue Load::Wrk::RunFailed, Load::Httperf::RunFailed => e
+        # A load generator that failed because the server died: the server's exit is the reason.
+        Base::Result.failed(server.exit_reason("while #{generator_name} loaded it") || e.message, facts: base_facts(split), artifacts: artifacts)
       ensure
         server&.abort
       end
@@ -139,8 +142,10 @@ module Rubyrig
       def measure(server, generator, split)
         server.start
         warmup = (@options["warmup_s"] > 0) ? run_load(generator, server, @options["warmup_s"], "#{generator.name}-warmup") : nil
+        server.check_running!("during the warmup")
         before = server.sample
         measured = run_load(generator, server, @options["duration_s"], generator.name)
+        server.check_running!("during the measured load")
         after = server.sample
         outcome = server.stop
         result(outcome, server, measured, warmup, ServerCpu.new(before: before, after: after).freeze, split, generator)

@@ -10,6 +10,8 @@ require "fileutils"
 module Rubyrig
   module Drivers
     class Jobs < Base
+      require_relative "jobs/distribution"
+      require_relative "jobs/timeline"
       require_relative "jobs/ledger"
 
       CLIENT = File.expand_path("../sidekiq/client.rb", __dir__)
@@ -36,8 +38,9 @@ module Rubyrig
         unless options["log_level"].nil? || LOG_LEVELS.include?(options["log_level"])
           fail.call(["log_level"], "must be one of #{LOG_LEVELS.join(", ")}")
         end
-        unless options["redis"].nil? || Services::RedisServer::TRANSPORTS.include?(options["redis"])
-          fail.call(["redis"], "must be one of #{Services::RedisServer::TRANSPORTS.join(", ")}")
+        unless options["redis"].nil? || options["redis"] == "unix"
+          fail.call(["redis"], "can only be unix: redis-server listens on a unix socket in a private directory, never on TCP, " \
+            "where any user of the machine could reach it; drop `redis:`")
         end
         warmup = options["warmup_jobs"]
         if !warmup.nil? && !(warmup.is_a?(Integer) && warmup >= 0)
@@ -123,10 +126,9 @@ module Rubyrig
       end
 
       def redis_server
-        redis = Services::RedisServer.new(log_path: File.join(@dir, "redis.log"), pid_path: File.join(@dir, "redis.pid"),
-          transport: @options["redis"] || "unix")
+        redis = Services::RedisServer.new(log_path: File.join(@dir, "redis.log"), pid_path: File.join(@dir, "redis.pid"))
         @facts["redis_version"] = redis.version
-        @facts["redis_transport"] = redis.transport
+        @facts["redis_transport"] = "unix"
         redis
       end
 
@@ -202,7 +204,7 @@ module Rubyrig
         number, run = @workers.exited
         if run
           exit = run.child.wait
-          raise BatchFailed, "sidekiq worker #{number} #{exit.describe} #{phase}; see #{File.join(@dir, "worker-#{number}", "stderr.log")}"
+          raise BatchFailed, "sidekiq worker #{number} #{run.exit_text(exit)} #{phase}; see #{File.join(@dir, "worker-#{number}", "stderr.log")}"
         end
         raise BatchFailed, "timed out #{phase}; raise timeout_s or lower jobs" if remaining_s <= 0
       end

@@ -13,17 +13,22 @@ module Rubyrig
       DIAGNOSTICS = File.expand_path("../probe/diagnostics.rb", __dir__)
 
       # What came back: the exit, every probe report, the root process's report and the metrics.
-      Outcome = Struct.new(:exit, :timed_out, :stopped, :probes, :root_probe, :metrics, :problems, :warnings,
-        :stderr_tail, keyword_init: true) do
+      # exit_text: how it ended in words (ExitCause: Ruby's crash report, the OOM killer).
+      Outcome = Struct.new(:exit, :exit_text, :timed_out, :stopped, :probes, :root_probe, :metrics, :problems, :warnings,
+        :stderr_tail, :stderr_name, keyword_init: true) do
         # A process rubyrig stopped on purpose (a server after its load) may end by TERM.
         def ok? = !timed_out && problems.empty? && (exit&.success? || (stopped && exit&.signal == "TERM"))
 
         def failure_reason
           return "timed out; raise timeout_s or shorten the workload" if timed_out
           return problems.join("; ") unless problems.empty?
+          # After Ruby's crash report, stderr ends in its memory map: the report's first line says more.
+          return "#{exit_text}; see #{stderr_name}" if crashed?
           tail = stderr_tail.to_s.strip
-          "#{exit.describe}#{": #{tail}" unless tail.empty?}"
+          "#{exit_text}#{": #{tail}" unless tail.empty?}"
         end
+
+        def crashed? = exit&.signal == "ABRT" && exit_text != exit.describe
 
         # What the probe saw in the root process, plus how the process ended, for the trial record.
         def facts
@@ -54,10 +59,11 @@ module Rubyrig
         @early_facts = early_facts
       end
 
-      # The environment of a measured Ruby: variant settings, the probe in RUBYOPT (so that child Ruby
-      # processes report too), the interpreter first on PATH, and the cell's parameters. inherit_flags:
-      # the runtime's flags (--yjit...) also go where every Ruby the workload starts itself reads them:
-      # RUBYOPT for CRuby, JRUBY_OPTS for JRuby (whose RUBYOPT refuses its -X options).
+      # The environment of a measured Ruby: only what InheritedEnv passes on of rubyrig's own, then
+      # variant settings, the probe in RUBYOPT (so that child Ruby processes report too), the
+      # interpreter first on PATH, and the cell's parameters. inherit_flags: the runtime's flags
+      # (--yjit...) also go where every Ruby the workload starts itself reads them: RUBYOPT for CRuby,
+      # JRUBY_OPTS for JRuby (whose RUBYOPT refuses its -X options).
       def env(inherit_flags: false)
         flags = inherit_flags ? @launch.ruby_flags : []
         jruby = @launch.interpreter.jruby?
@@ -66,7 +72,8 @@ module Rubyrig
         rubyopt.concat(flags) unless jruby
         rubyopt << @launch.runtime.env["RUBYOPT"] if @launch.runtime.env["RUBYOPT"]
         jruby_opts = (jruby && !flags.empty?) ? {"JRUBY_OPTS" => [*flags, @launch.env["JRUBY_OPTS"]].compact.join(" ")} : {}
-        @launch.env.merge(@context.bundle_env || {}).merge(@context.diagnostics&.env || {}).merge(jruby_opts).merge(
+        base = InheritedEnv.withheld(@context.inherit_env.to_a).merge(@launch.env)
+        base.merge(@context.bundle_env || {}).merge(@context.diagnostics&.env || {}).merge(jruby_opts).merge(
           "RUBYOPT" => rubyopt.join(" "),
           "RUBYRIG_PROBE_DIR" => probe_dir,
           "RUBYRIG_PROBE_ISEQ" => @launch.probe_iseq,
@@ -101,6 +108,7 @@ module Rubyrig
       # #abort in an ensure so that an exception or Ctrl-C never leaves the tree running.
       def start(argv, env:, chdir: nil, log_prefix: "")
         @stderr_path = File.join(@context.artifacts_dir, "#{log_prefix}stderr.log")
+        @oom_kills_before = ExitCause.oom_kills
         @child = Child.spawn(argv, env: env, chdir: chdir, cpus: @context.cpus,
           out: File.join(@context.artifacts_dir, "#{log_prefix}stdout.log"), err: @stderr_path)
         @monitor = Monitor.new(@child.pid, interval_s: @monitor_interval_s).start
@@ -108,6 +116,9 @@ module Rubyrig
       end
 
       def wait(timeout_s:) = @child.wait(timeout_s: timeout_s)
+
+      # How the process ended, in words: its status or signal, Ruby's crash report, the OOM killer.
+      def exit_text(exit) = ExitCause.describe(exit, pid: @child.pid, stderr_path: @stderr_path, oom_kills_before: @oom_kills_before)
 
       # Memory of the whole tree now, for processes that are measured while running (servers): the
       # end RSS and PSS reported for the batch come from the last snapshot instead of the probes.
@@ -125,10 +136,11 @@ module Rubyrig
         collect(exit, timed_out, stopped, @child.pid, @monitor, @stderr_path)
       end
 
-      # Stops the monitor and the process group without collecting anything; safe to repeat.
+      # Stops the monitor and the process group, and sweeps up what the process left, without
+      # collecting anything; safe to repeat, and after the process has exited.
       def abort
         @monitor&.stop
-        @child&.stop(grace_s: 1.0) if @child&.alive?
+        @child&.stop(grace_s: 1.0)
       end
 
       private
@@ -138,7 +150,10 @@ module Rubyrig
         complete = probes.reject { |p| p["boot_only"] }
         root = complete.find { |p| p["pid"] == root_pid } || probes.find { |p| p["pid"] == root_pid } || complete.first
         problems = probes.flat_map { |p| @launch.contradictions(p) }.uniq
-        problems << unverified(root_pid) if @ruby_root && !timed_out && probes.none? { |p| p["pid"] == root_pid }
+        # A Ruby killed by a signal could not write its facts; the signal is the reason it failed.
+        if @ruby_root && !timed_out && exit&.signal.nil? && probes.none? { |p| p["pid"] == root_pid }
+          problems << unverified(root_pid)
+        end
         warnings = @launch.warnings.dup
         if probes.empty? && !@launch.expect.empty? && !@ruby_root
           warnings << "no Ruby process reported its facts, so the runtime's variants are unverified"
@@ -147,9 +162,9 @@ module Rubyrig
           warnings << "M:N threads could not be checked inside the process (no process reached its exit); RUBY_MN_THREADS=1 was seen"
         end
         Outcome.new(
-          exit: exit, timed_out: timed_out, stopped: stopped, probes: probes, root_probe: root,
+          exit: exit, exit_text: exit && exit_text(exit), timed_out: timed_out, stopped: stopped, probes: probes, root_probe: root,
           metrics: metrics(exit, complete, root, monitor), problems: problems.compact, warnings: warnings,
-          stderr_tail: tail(stderr_path)
+          stderr_tail: tail(stderr_path), stderr_name: File.basename(stderr_path)
         )
       end
 

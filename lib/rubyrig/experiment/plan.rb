@@ -10,6 +10,10 @@ module Rubyrig
       def to_h = {id: id, cell: cell.index, number: number, round: round, diagnostic: diagnostic, shard: shard}.compact
     end
 
+    # Every batch id a plan makes ("c3-b12", "c0-trace", "c1-profile-s2"); ids name artifact folders, so
+    # one read back from a results directory must have this shape before it becomes a path.
+    ID_PATTERN = /\Ac\d+-(?:b\d+|trace|profile)(?:-s\d+)?\z/
+
     attr_reader :cells, :batches, :seed
 
     # effective: (workload, params) -> the parameters with the driver's defaults merged, recorded per
@@ -52,6 +56,9 @@ module Rubyrig
           effective_params: c["effective_params"]).freeze
       end
       batches = hash.fetch("order").map do |b|
+        unless b["id"].is_a?(String) && b["id"].match?(ID_PATTERN)
+          raise StoreError, "the plan in run.json holds the batch id #{b["id"].inspect}, which rubyrig never writes; run.json is damaged"
+        end
         Batch.new(id: b["id"], cell: cells.fetch(b["cell"]), number: b["number"], round: b["round"],
           diagnostic: b["diagnostic"], shard: b["shard"]).freeze
       end

@@ -9,7 +9,7 @@ module Rubyrig
     def self.load(path)
       text = TextFile.read(path)
       new(path, text)
-    rescue Errno::ENOENT, Errno::EISDIR, Errno::EACCES => e # unreadable file: say which and why
+    rescue SystemCallError => e # unreadable file (missing, a directory, no permission, a name too long): say which and why
       raise ExperimentError, "cannot read experiment file #{path}: #{e.message.sub(/ @ .*/, "")}"
     end
 
@@ -25,11 +25,17 @@ module Rubyrig
       source
     end
 
+    # Deeper than any experiment needs; Psych reads nesting by recursion, which a hostile file could
+    # drive past the end of the stack (and its parser takes quadratic time over flow brackets).
+    MAX_DEPTH = 64
+
     def initialize(path, text)
       @path = path
+      check_brackets(text)
+      document = Psych.parse(text, filename: path)
+      check_depth(document)
       @data = Psych.safe_load(text, permitted_classes: [], aliases: false, filename: path)
       @lines = {}
-      document = Psych.parse(text, filename: path)
       index(document.root, []) if document
     rescue Psych::SyntaxError => e
       raise ExperimentError, "#{path}:#{e.line}: YAML syntax error: #{e.problem}; fix the indentation or quoting there"
@@ -55,6 +61,26 @@ module Rubyrig
     end
 
     private
+
+    def check_brackets(text)
+      depth = 0
+      text.each_char do |char|
+        depth += 1 if char == "[" || char == "{"
+        depth -= 1 if char == "]" || char == "}"
+        raise ExperimentError, "#{@path}: values nest more than #{MAX_DEPTH} levels deep; an experiment needs a few" if depth > MAX_DEPTH * 4
+      end
+    end
+
+    def check_depth(document)
+      level = document ? [[document, 0]] : []
+      until level.empty?
+        node, depth = level.pop
+        if depth > MAX_DEPTH
+          raise ExperimentError, "#{@path}:#{node.start_line + 1}: values nest more than #{MAX_DEPTH} levels deep; an experiment needs a few"
+        end
+        (node&.children || []).each { |child| level << [child, depth + 1] }
+      end
+    end
 
     def index(node, keys)
       @lines[keys] = node.start_line + 1

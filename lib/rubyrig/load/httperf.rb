@@ -129,7 +129,8 @@ module Rubyrig
         File.open(gate, File::CREAT | File::RDWR) do |lock|
           lock.flock(File::LOCK_EX)
           logs.each do |log|
-            children << Child.spawn(["flock", "--shared", "--no-fork", gate, *argv(url)], cpus: @cpus, out: log, err: [:child, :out])
+            children << Child.spawn(["flock", "--shared", "--no-fork", gate, *argv(url)], env: InheritedEnv.withheld, cpus: @cpus,
+              out: log, err: [:child, :out])
           end
         end
         sleep duration_s
@@ -148,7 +149,7 @@ module Rubyrig
       def finished(child, log)
         exit = child.wait(timeout_s: @timeout_s + GRACE_S)
         raise RunFailed, "httperf did not stop within #{@timeout_s + GRACE_S} s of SIGINT; see #{log}" unless exit
-        raise RunFailed, "httperf #{exit.describe}: #{TextFile.tail(log, chars: 200)} (see #{log})" unless exit.success?
+        raise RunFailed, "httperf #{exit.describe}#{Load.said(log)} (see #{log})" unless exit.success?
         exit
       end
 

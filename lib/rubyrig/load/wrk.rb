@@ -62,11 +62,11 @@ module Rubyrig
         json = File.join(dir, "#{label}.json")
         FileUtils.rm_f(json)
         log = File.join(dir, "#{label}.log")
-        child = Child.spawn(argv(url, duration_s), env: {"RUBYRIG_WRK_JSON" => json}, cpus: @cpus, out: log, err: [:child, :out])
+        child = Child.spawn(argv(url, duration_s), env: InheritedEnv.withheld.merge("RUBYRIG_WRK_JSON" => json), cpus: @cpus, out: log, err: [:child, :out])
         exit = child.wait(timeout_s: duration_s + @timeout_s + GRACE_S)
         raise RunFailed, "wrk did not finish within #{duration_s + @timeout_s + GRACE_S} s; see #{log}" unless exit
         unless exit.success? && File.exist?(json)
-          raise RunFailed, "wrk #{exit.describe}: #{TextFile.tail(log, chars: 200)} (see #{log})"
+          raise RunFailed, "wrk #{exit.describe}#{Load.said(log)} (see #{log})"
         end
         self.class.parse(TextFile.json(json), exit)
       ensure

@@ -2,7 +2,9 @@
 # Rubyrig.param, times every warmup and measured iteration on the monotonic clock, and hands the
 # times to the probe. A script that never calls bench is timed from start to finish as one run.
 # Old syntax and standard library only, like the probe: it loads on Ruby 2.5 and later.
-require File.expand_path("probe", File.dirname(__FILE__))
+# Through the loader, which takes the compiled probe and marks it loaded: Ruby runs this file (given with
+# -r on the command line) before the loader that RUBYOPT names, which then has nothing left to do.
+require File.expand_path("loader", File.dirname(__FILE__))
 require File.expand_path("params", File.dirname(__FILE__))
 
 module Rubyrig

@@ -1,5 +1,7 @@
-# Owns one spawned process and its process group: starts it from an argv, waits with a deadline, and
-# stops the whole group (TERM, a grace period, then KILL) so that nothing outlives rubyrig.
+# Owns one spawned process and everything it starts: spawns it from an argv in its own process group
+# and its own place in the Containment, waits with a deadline, and stops the whole group (TERM, a grace
+# period, then KILL), then kills whatever of its descendants left the group, so that nothing outlives it.
+require_relative "containment"
 require_relative "reaper"
 require_relative "which"
 require_relative "libc"
@@ -16,14 +18,21 @@ module Rubyrig
     end
 
     EXEC_FAILED = 127
+    # What the forked child reports just before exec: the monotonic clock, whether it joined its
+    # cgroup, and its struct rusage so far.
+    REPORT_FORMAT = "ECq18"
+    REPORT_BYTES = 8 + 1 + Reaper::RUSAGE_BYTES
 
     attr_reader :pid, :argv, :started_at
 
     # Spawns argv in a new process group. With cpus: "1" or "0-1" it is pinned to those CPUs. Unless
     # disabled, the kernel KILLs the child if rubyrig itself dies (kill -9): the death signal is set
     # between fork and exec, and a child whose parent is already gone exits at once, so no window is left.
-    def self.spawn(argv, env: {}, chdir: nil, out: File::NULL, err: File::NULL, cpus: nil, death_signal: true)
-      child = new(argv, env: env, chdir: chdir, out: out, err: err, cpus: cpus, death_signal: death_signal)
+    # Its descendants, which the death signal does not reach, die by the containment's watchdog.
+    def self.spawn(argv, env: {}, chdir: nil, out: File::NULL, err: File::NULL, cpus: nil, death_signal: true,
+      containment: Containment.current)
+      child = new(argv, env: env, chdir: chdir, out: out, err: err, cpus: cpus, death_signal: death_signal,
+        containment: containment)
       child.start
       child
     end
@@ -48,9 +57,10 @@ module Rubyrig
     # Raised by capture when the command runs past its deadline.
     class Timeout < Error; end
 
-    def initialize(argv, env:, chdir:, out:, err:, cpus:, death_signal:)
+    def initialize(argv, env:, chdir:, out:, err:, cpus:, death_signal:, containment:)
       @argv = argv.map(&:to_s)
       @env = env.transform_keys(&:to_s).transform_values { |v| v&.to_s }
+      @containment = containment
       @chdir = chdir
       @out = out
       @err = err
@@ -65,6 +75,8 @@ module Rubyrig
         raise ToolMissing, "cannot run #{@argv.first}: no such executable; check the path or install it"
       end
       parent = Process.pid
+      @slot = @containment.slot
+      @env[Sweep::ENV_KEY] = @slot.env_value(ENV[Sweep::ENV_KEY])
       reader, writer = IO.pipe
       @started_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       @pid = Process.fork do
@@ -72,13 +84,18 @@ module Rubyrig
         exec_in_child(parent, writer)
       end
       writer.close
-      # The child reports the moment it calls exec, so that wall_s starts there, as it would for a
-      # shell running the command; fork and setup are rubyrig's cost, not the command's. Reading to the
-      # end waits for the exec itself (the pipe closes on exec), so that nothing samples the forked
-      # copy of rubyrig, whose memory is rubyrig's, not the command's.
-      exec_at = reader.read
+      # The child reports the moment it calls exec and its resource usage then, so that wall_s, CPU
+      # time and context switches start there, as they would for a shell running the command; fork
+      # and setup (the move into its cgroup waits for the kernel) are rubyrig's cost, not the
+      # command's. Reading to the end waits for the exec itself (the pipe closes on exec), so that
+      # nothing samples the forked copy of rubyrig, whose memory is rubyrig's, not the command's.
+      report = reader.read.to_s
       reader.close
-      @started_at = exec_at.unpack1("E") if exec_at&.bytesize == 8
+      if report.bytesize == REPORT_BYTES
+        exec_at, joined, *@usage_at_exec = report.unpack(REPORT_FORMAT)
+        @started_at = exec_at
+        @slot.joined! if joined == 1
+      end
       begin
         Process.setpgid(@pid, @pid)
       rescue Errno::EACCES, Errno::ESRCH # the child already ran setpgid and exec'd, or already exited
@@ -102,8 +119,9 @@ module Rubyrig
 
     def alive? = !exited?
 
-    # Stops the whole group: TERM, up to grace_s for the leader to exit, then KILL. Safe to call twice,
-    # and after a normal exit it still sweeps up anything the child left in its group.
+    # Stops the whole group: TERM, up to grace_s for the leader to exit, then KILL; then kills every
+    # descendant that left the group (its cgroup, or its marker). Safe to call twice, and after a
+    # normal exit it still sweeps up anything the child left behind.
     def stop(grace_s: 2.0)
       return unless @pid
       unless exited?
@@ -112,6 +130,7 @@ module Rubyrig
       end
       signal_group("KILL")
       wait(timeout_s: 5)
+      @slot.sweep
     end
 
     def signal_group(signal)
@@ -125,17 +144,21 @@ module Rubyrig
 
     private
 
-    # Runs in the forked child: own process group, death signal, pinning, then exec. Never returns.
+    # Runs in the forked child: own process group, death signal, its cgroup, pinning, then exec. Never
+    # returns. The cgroup move can take milliseconds (the kernel waits for an RCU grace period); it
+    # comes before the clock and the usage are read, so it is in none of the measurements.
     def exec_in_child(parent, clock_pipe)
       Process.setpgid(0, 0)
       if @death_signal
         Libc.set_death_signal("KILL")
         exit!(EXEC_FAILED) if Process.ppid != parent
       end
+      joined = @slot.join
       Libc.pin_to_cpus(@cpus) if @cpus
       options = {in: File::NULL, out: @out, err: @err, close_others: true}
       options[:chdir] = @chdir if @chdir
-      clock_pipe.write([Process.clock_gettime(Process::CLOCK_MONOTONIC)].pack("E"))
+      usage = Reaper.self_fields
+      clock_pipe.write([Process.clock_gettime(Process::CLOCK_MONOTONIC), joined ? 1 : 0, *usage].pack(REPORT_FORMAT))
       clock_pipe.flush # left open: it closes on exec (close-on-exec), which tells the parent exec happened
       exec(@env, [@argv.first, @argv.first], *@argv.drop(1), **options)
     rescue SystemCallError => e # exec failed (e.g. permission denied): report like a shell would
@@ -144,7 +167,7 @@ module Rubyrig
     end
 
     def reap
-      usage = Reaper.wait(@pid)
+      usage = Reaper.wait(@pid, before: @usage_at_exec)
       finished = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       @exit = Exit.new(wall_s: finished - @started_at, **usage.to_h).freeze
     end

@@ -1,5 +1,6 @@
-# The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4 (resource usage of a
-# reaped child), prctl (death signal) and sched_setaffinity (CPU pinning).
+# The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4 and getrusage
+# (resource usage of a reaped child, and of this process), prctl (death signal), sched_setaffinity
+# (CPU pinning) and statvfs (free disk space).
 require "fiddle"
 require_relative "cpu_list"
 
@@ -7,12 +8,18 @@ module Rubyrig
   module Libc
     PR_SET_PDEATHSIG = 1
     CPU_SET_BYTES = 128 # cpu_set_t: 1024 CPUs
+    STATVFS_BYTES = 256 # struct statvfs is 112 bytes on 64-bit Linux; room to spare
 
     module_function
 
     def wait4(pid, status_ptr, options, rusage_ptr)
       function(:wait4, [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP, Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP])
         .call(pid, status_ptr, options, rusage_ptr)
+    end
+
+    # getrusage(2) of the calling process (RUSAGE_SELF) into rusage_ptr.
+    def getrusage_self(rusage_ptr)
+      function(:getrusage, [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP]).call(0, rusage_ptr)
     end
 
     # Asks the kernel to send `signal` to this process when its parent dies.
@@ -28,6 +35,15 @@ module Rubyrig
       CpuList.parse(list).each { |cpu| mask.setbyte(cpu / 8, mask.getbyte(cpu / 8) | (1 << (cpu % 8))) }
       function(:sched_setaffinity, [Fiddle::TYPE_INT, Fiddle::TYPE_SIZE_T, Fiddle::TYPE_VOIDP])
         .call(0, CPU_SET_BYTES, Fiddle::Pointer[mask]).zero?
+    end
+
+    # Bytes this process may still write on the file system holding path (the root user may use the
+    # blocks reserved for it); nil when statvfs fails.
+    def free_bytes(path)
+      buffer = Fiddle::Pointer.malloc(STATVFS_BYTES, Fiddle::RUBY_FREE)
+      return nil unless function(:statvfs, [Fiddle::TYPE_VOIDP, Fiddle::TYPE_VOIDP]).call(path, buffer).zero?
+      _bsize, frsize, _blocks, bfree, bavail = buffer.to_str(40).unpack("Q5")
+      (Process.euid.zero? ? bfree : bavail) * frsize
     end
 
     def function(name, args)

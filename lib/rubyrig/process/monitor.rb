@@ -103,8 +103,9 @@ module Rubyrig
       text[(text.rindex(")") + 2)..].split
     end
 
+    # As bytes: a process's name (in stat) is whatever it set, not always valid UTF-8.
     def read(path)
-      File.read(path)
+      File.binread(path)
     rescue Errno::ENOENT, Errno::ESRCH, Errno::EACCES # the process exited between listing and reading
       nil
     end

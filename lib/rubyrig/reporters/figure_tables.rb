@@ -64,7 +64,7 @@ module Rubyrig
             [p.group.to_s, p.runtime, Format.params(p.params), p.yjit_mem ? "#{p.yjit_mem} MiB" : "", p.n.to_s,
               Format.with_interval(p.memory, p.memory_ci, "B"), Format.with_interval(p.speed, p.speed_ci, plot.unit)]
           end
-          Table.new(kind: :memory_speed, title: "Memory against speed · #{plot.workload} (medians [95% CI])",
+          Table.new(kind: :memory_speed, title: "Memory against speed · #{plot.workload} (medians [95% CI of the median, from 6 batches on]; # numbers the parameter sets)",
             header: ["#", "runtime", "params", "yjit-mem", "n", "peak RSS", plot.label], rows: rows, numeric: [0, 3, 4, 5, 6])
         end
       end

@@ -243,7 +243,7 @@ module Rubyrig
           end
           fixed = Format.params(table.fixed)
           "<h2>Sweep over #{esc(table.param)} · #{esc(table.workload)}#{" · #{esc(fixed)}" unless fixed.empty?}</h2>" \
-            "#{Charts::Sweep.render(plot, @styles)}" \
+            "#{Charts::Sweep.render(plot, @styles) if plot.axis}" \
             "<p class=\"muted\">#{esc(Metrics.fetch(table.metric).label)}: median [95% CI of the median]; ratios to #{esc(table.param)}=#{esc(table.rows.first.value)} of the same runtime, with the interval decided on and the verdict.</p>" \
             "<table>#{head}#{body.join}</table>"
         end.join

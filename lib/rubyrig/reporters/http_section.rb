@@ -37,16 +37,16 @@ module Rubyrig
           "| cell | n | with errors | p50 | p99 | p99.9 | errors | boot | server CPU | load CPU | measured by |", "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
         @derived.cells.each do |d|
           m = d.medians
-          lines << "| `#{label(d.cell)}` | #{d.n} | #{d.with_errors} | #{Format.seconds(m["latency_p50_s"])} | #{Format.seconds(m["latency_p99_s"])} | " \
+          lines << "| #{MarkdownText.code(label(d.cell), table: true)} | #{d.n} | #{d.with_errors} | #{Format.seconds(m["latency_p50_s"])} | #{Format.seconds(m["latency_p99_s"])} | " \
             "#{Format.seconds(m["latency_p999_s"])} | #{Format.significant(m["error_count"])} | #{Format.seconds(m["boot_s"])} | " \
-            "#{Format.percent(m["server_cpu_fraction"])} | #{Format.percent(m["load_cpu_fraction"])} | #{d.load_generator || "n/a"} |"
+            "#{Format.percent(m["server_cpu_fraction"])} | #{Format.percent(m["load_cpu_fraction"])} | #{MarkdownText.text(d.load_generator || "n/a")} |"
         end
         lines << ""
         unless @derived.connection_modes.empty?
           lines += ["**Connection modes**: requests/s against keepalive; #{Format.method_line(@derived.connection_modes, "keepalive")}", "",
             "| runtime | workload | params | mode | ratio [interval] | p | verdict |", "|---|---|---|---|---|--:|---|"]
           @derived.connection_modes.each do |c|
-            lines << "| `#{c.runtime}` | #{c.workload} | #{Format.params(c.params)} | #{c.mode} | #{Format.ratio(c.ratio)} #{Format.ci(c.ci)} | " \
+            lines << "| #{MarkdownText.code(c.runtime, table: true)} | #{MarkdownText.text(c.workload)} | #{MarkdownText.text(Format.params(c.params))} | #{c.mode} | #{Format.ratio(c.ratio)} #{Format.ci(c.ci)} | " \
               "#{Format.p_value(c.p_adjusted)} | #{c.verdict}#{winner(c)} |"
           end
           lines << ""
@@ -55,7 +55,7 @@ module Rubyrig
           lines += ["**Rails overhead per request**: 1/rails - 1/rack requests/s, 95% Welch t interval over batches", "",
             "| runtime | params | overhead [95% CI] | Rails per request | Rack per request |", "|---|---|---|--:|--:|"]
           @derived.rails_overhead.each do |o|
-            lines << "| `#{o.runtime}` | #{Format.params(o.params)} | #{micro(o.overhead_s)} #{micro_ci(o.ci)} | " \
+            lines << "| #{MarkdownText.code(o.runtime, table: true)} | #{MarkdownText.text(Format.params(o.params))} | #{micro(o.overhead_s)} #{micro_ci(o.ci)} | " \
               "#{micro(o.rails_per_request_s)} | #{micro(o.rack_per_request_s)} |"
           end
           lines << ""

@@ -1,20 +1,22 @@
 # Renders a report as Markdown ready to paste into a Ruby bug report: environment, how to reproduce,
 # one table per workload with medians, ratios with the intervals decided on, corrected p-values,
 # verdicts and what would decide the inconclusive ones, the other sections, and the numbers of the
-# HTML report's pictures as tables.
+# HTML report's pictures as tables. Every value from the data goes through MarkdownText.
 require "shellwords"
 require "psych"
 
 module Rubyrig
   module Reporters
     class Markdown
+      include MarkdownText
+
       def initialize(report)
         @report = report
       end
 
       def render
         run = @report.run
-        out = ["## rubyrig: #{run.name}", ""]
+        out = ["## rubyrig: #{text(run.name)}", ""]
         out.concat(environment(run))
         out.concat(reproduce(run))
         @report.groups.group_by(&:first).each do |workload, groups|
@@ -29,7 +31,7 @@ module Rubyrig
         unless @report.warnings.empty?
           out << "**Warnings**"
           out << ""
-          @report.warnings.each { |w| out << "- #{w}" }
+          @report.warnings.each { |w| out << "- #{text(w)}" }
           out << ""
         end
         out.join("\n")
@@ -41,34 +43,32 @@ module Rubyrig
         lines = ["**Environment**", ""]
         run.hosts.each do |id, host|
           shard = run.shards.find { |s| s["host_id"] == id }
-          where = run.merged? ? "Host `#{id}`#{" (shard #{shard["index"]}/#{shard["count"]})" if shard}" : "Host"
-          lines << "- #{where}: #{host["cpu_model"]}, #{host["cores"]} cores, Linux #{host["kernel"]}, governor #{host["governor"]}, turbo #{host["turbo"]}"
+          where = run.merged? ? "Host #{code(id)}#{" (shard #{text(shard["index"])}/#{text(shard["count"])})" if shard}" : "Host"
+          lines << "- #{where}: #{text(host["cpu_model"])}, #{text(host["cores"])} cores, Linux #{text(host["kernel"])}, governor #{text(host["governor"])}, turbo #{text(host["turbo"])}"
         end
         run.runtimes.each do |label, r|
           extras = []
-          extras << "flags `#{r["ruby_flags"].join(" ")}`" unless r["ruby_flags"].to_a.empty?
+          extras << "flags #{code(r["ruby_flags"].join(" "))}" unless r["ruby_flags"].to_a.empty?
           env = r["env"].to_h.reject { |_, v| v.nil? }
-          extras << "env `#{env.map { |k, v| "#{k}=#{v}" }.join(" ")}`" unless env.empty?
-          lines << "- `#{label}`: #{r.dig("interpreter", "description")}#{" (#{extras.join(", ")})" unless extras.empty?}"
+          extras << "env #{code(env.map { |k, v| "#{k}=#{v}" }.join(" "))}" unless env.empty?
+          lines << "- #{code(label)}: #{text(r.dig("interpreter", "description"))}#{" (#{extras.join(", ")})" unless extras.empty?}"
         end
-        lines << "- #{run.batch_count} batches in a randomized interleaved order (seed #{run.seed}), rubyrig #{run.rubyrig_version}"
+        lines << "- #{run.batch_count} batches in a randomized interleaved order (seed #{text(run.seed)}), rubyrig #{text(run.rubyrig_version)}"
         @report.gem_sets.to_a.each do |g|
-          gems = g.gems_text.empty? ? "" : "#{g.gems_text}; "
-          lines << "- Gem set of `#{g.runtime}` for #{Format.gemfile(g.gemfile)}: #{gems}#{g.lockfile_text}"
+          gems = g.gems_text.empty? ? "" : "#{text(g.gems_text)}; "
+          lines << "- Gem set of #{code(g.runtime)} for #{text(Format.gemfile(g.gemfile))}: #{gems}#{text(g.lockfile_text)}"
         end
         lines << ""
         lines
       end
 
       def reproduce(run)
-        lines = ["**Reproduce**", "", "```sh", Shellwords.join(run.command_line), "```", ""]
+        lines = ["**Reproduce**", "", *fence(Shellwords.join(run.command_line.map(&:to_s)), "sh"), ""]
         experiment = run.experiment
         if experiment && run.command == "run"
           lines << "<details><summary>experiment file</summary>"
           lines << ""
-          lines << "```yaml"
-          lines << Psych.dump(experiment).sub(/\A---\n/, "").rstrip
-          lines << "```"
+          lines.concat(fence(Psych.dump(experiment).sub(/\A---\n/, "").rstrip, "yaml"))
           lines << ""
           lines << "</details>"
           lines << ""
@@ -81,8 +81,8 @@ module Rubyrig
         definition = Metrics.fetch(primary)
         memory = Metrics.fetch("peak_rss_bytes")
         compared = groups.flat_map { |_, _, cells| cells.filter_map { |c| @report.comparison(c.runtime, c.workload, c.params, primary) } }
-        method = Format.method_line(compared, "`#{@report.baseline}`")
-        lines = ["**#{workload}**: #{definition.label} (#{definition.higher_is_better ? "higher" : "lower"} is better)" \
+        method = Format.method_line(compared, code(@report.baseline))
+        lines = ["**#{text(workload)}**: #{definition.label} (#{definition.higher_is_better ? "higher" : "lower"} is better)" \
           "#{"; #{method}; p corrected the same way" if method}", ""]
         lines << "| params | runtime | n | median | CV | ratio [interval] | p | verdict | peak RSS | RSS ratio |"
         lines << "|---|---|--:|--:|--:|---|--:|---|--:|---|"
@@ -94,14 +94,14 @@ module Rubyrig
             rc = @report.comparison(cell.runtime, cell.workload, cell.params, memory.name)
             # A cell without the primary metric (a benchmark-ips file's whole process) still counts its batches.
             n = s&.n || rss&.n || 0
-            lines << "| #{Format.params(params)} | `#{cell.runtime}` | #{n} | #{Format.value(s&.median, definition.unit)} | " \
+            lines << "| #{text(Format.params(params))} | #{code(cell.runtime, table: true)} | #{n} | #{Format.value(s&.median, definition.unit)} | " \
               "#{Format.percent(s&.cv)} | #{ratio_cell(cell, c)} | #{Format.p_value(c.p_adjusted) if c} | " \
               "#{c&.verdict || ""} | #{Format.bytes(rss&.median)} | #{"#{Format.ratio(rc.ratio)} #{Format.ci(rc.ci)}" if rc} |"
           end
         end
         lines << ""
         reasons = compared.select(&:reason)
-        reasons.each { |c| lines << "- `#{c.runtime}`#{" (#{Format.params(c.params)})" unless c.params.empty?}: #{c.verdict}: #{c.reason}" }
+        reasons.each { |c| lines << "- #{code(c.runtime)}#{" (#{text(Format.params(c.params))})" unless c.params.empty?}: #{c.verdict}: #{text(c.reason)}" }
         lines << "" unless reasons.empty?
         lines.concat(host_table(compared.select(&:hosts)))
       end
@@ -109,15 +109,15 @@ module Rubyrig
       # Each host's ratio beside the combined one above, and whether the hosts agree.
       def host_table(compared)
         return [] if compared.empty?
-        lines = ["Per host (each runtime against `#{@report.baseline}` on the same host; the table above combines them):", "",
+        lines = ["Per host (each runtime against #{code(@report.baseline)} on the same host; the table above combines them):", "",
           "| params | runtime | host | n | ratio [interval] |", "|---|---|---|--:|---|"]
         compared.each do |c|
           c.hosts.each do |h|
-            lines << "| #{Format.params(c.params)} | `#{c.runtime}` | `#{h.host}` | #{h.n}/#{h.baseline_n} | #{Format.host_ratio(h)} |"
+            lines << "| #{text(Format.params(c.params))} | #{code(c.runtime, table: true)} | #{code(h.host, table: true)} | #{h.n}/#{h.baseline_n} | #{text(Format.host_ratio(h))} |"
           end
         end
         lines << ""
-        compared.each { |c| lines << "- `#{c.runtime}`#{" (#{Format.params(c.params)})" unless c.params.empty?}: #{Format.heterogeneity(c.heterogeneity)}" }
+        compared.each { |c| lines << "- #{code(c.runtime)}#{" (#{text(Format.params(c.params))})" unless c.params.empty?}: #{text(Format.heterogeneity(c.heterogeneity))}" }
         lines << ""
         lines
       end
@@ -125,9 +125,9 @@ module Rubyrig
       def scaling_table(table)
         unit = Metrics.fetch(table.metric).unit
         fixed = Format.params(table.fixed)
-        lines = ["**Sweep over #{table.param}**: #{table.workload}#{" (#{fixed})" unless fixed.empty?}, " \
-          "#{Metrics.fetch(table.metric).label}, ratio to #{table.param}=#{table.rows.first.value} of the same runtime with the interval, corrected p and verdict of the same method", ""]
-        lines << "| #{table.param} | #{table.runtimes.map { |r| "`#{r}`" }.join(" | ")} |"
+        lines = ["**Sweep over #{text(table.param)}**: #{text(table.workload)}#{" (#{text(fixed)})" unless fixed.empty?}, " \
+          "#{Metrics.fetch(table.metric).label}, ratio to #{text(table.param)}=#{text(table.rows.first.value)} of the same runtime with the interval, corrected p and verdict of the same method", ""]
+        lines << "| #{text(table.param)} | #{table.runtimes.map { |r| code(r, table: true) }.join(" | ")} |"
         lines << "|--:|#{"---|" * table.runtimes.size}"
         table.rows.each do |row|
           cells = table.runtimes.map do |runtime|
@@ -136,7 +136,7 @@ module Rubyrig
             next Format.value(point.median, unit) unless point.ratio
             "#{Format.value(point.median, unit)} (#{Format.ratio(point.ratio)} #{Format.ci(point.ci)}, p=#{Format.p_value(point.p_adjusted)}, #{point.verdict})"
           end
-          lines << "| #{row.value} | #{cells.join(" | ")} |"
+          lines << "| #{text(row.value)} | #{cells.join(" | ")} |"
         end
         lines << ""
         lines
@@ -145,7 +145,7 @@ module Rubyrig
       def yjit_memory(rows)
         lines = ["**YJIT memory against speed**", "", "| yjit-mem | workload | speed | peak RSS | code region | YJIT alloc |", "|--:|---|--:|--:|--:|--:|"]
         rows.each do |r|
-          lines << "| #{r.yjit_mem} MiB | #{[r.workload, Format.params(r.params)].reject(&:empty?).join(" ")} | " \
+          lines << "| #{r.yjit_mem} MiB | #{text([r.workload, Format.params(r.params)].reject(&:empty?).join(" "))} | " \
             "#{Format.value(r.speed, Metrics.fetch(r.metric).unit)} | #{Format.bytes(r.peak_rss_bytes)} | " \
             "#{Format.bytes(r.code_region_bytes)} | #{Format.bytes(r.yjit_alloc_bytes)} |"
         end
@@ -155,31 +155,31 @@ module Rubyrig
 
       def figure_table(table)
         align = table.header.each_index.map { |i| table.numeric.include?(i) ? "--:" : "---" }
-        ["**#{table.title}**", "", "| #{table.header.join(" | ")} |", "|#{align.join("|")}|"] +
-          table.rows.map { |row| "| #{row.map { |v| v.gsub("|", "\\|") }.join(" | ")} |" } + [""]
+        ["**#{text(table.title)}**", "", "| #{table.header.map { |h| text(h) }.join(" | ")} |", "|#{align.join("|")}|"] +
+          table.rows.map { |row| "| #{row.map { |v| text(v) }.join(" | ")} |" } + [""]
       end
 
       def profiles(group)
         runtimes = group.profiles.keys
         title = [group.workload, Format.params(group.params)].reject(&:empty?).join(", ")
-        lines = ["**Profiles** (#{group.profiles.values.first["profiler"]}): #{title}, top frames by self time", ""]
-        lines << "| # | #{runtimes.map { |r| "`#{r}`" }.join(" | ")} |"
+        lines = ["**Profiles** (#{text(group.profiles.values.first["profiler"])}): #{text(title)}, top frames by self time", ""]
+        lines << "| # | #{runtimes.map { |r| code(r, table: true) }.join(" | ")} |"
         lines << "|--:|#{"---|" * runtimes.size}"
         depth = group.top.values.map(&:size).max.to_i
         (0...depth).each do |i|
           cells = runtimes.map do |r|
             f = group.top[r][i]
-            f ? "#{Format.percent(f["self_share"])} `#{f["name"].gsub("|", "\\|")}`" : ""
+            f ? "#{Format.percent(f["self_share"])} #{code(f["name"], table: true)}" : ""
           end
           lines << "| #{i + 1} | #{cells.join(" | ")} |"
         end
         lines << ""
         group.growth.each do |runtime, frames|
           next if frames.empty?
-          lines << "Frames whose share of samples (inclusive) grew most from `#{@report.baseline}` to `#{runtime}`:"
+          lines << "Frames whose share of samples (inclusive) grew most from #{code(@report.baseline)} to #{code(runtime)}:"
           lines << ""
           frames.each do |f|
-            lines << format("- `%s`: %.1f%% → %.1f%% (%+.1f points)", f["name"], f["baseline_share"] * 100, f["share"] * 100, f["delta"] * 100)
+            lines << format("- %s: %.1f%% → %.1f%% (%+.1f points)", code(f["name"]), f["baseline_share"] * 100, f["share"] * 100, f["delta"] * 100)
           end
           lines << ""
         end
@@ -189,7 +189,7 @@ module Rubyrig
       def traces
         return [] if @report.traces.empty?
         lines = ["**GVL traces**: open each file at https://ui.perfetto.dev (Open trace file)", ""]
-        @report.traces.each { |t| t.files.each { |f| lines << "- #{t.cell_key}: `#{f}`" } }
+        @report.traces.each { |t| t.files.each { |f| lines << "- #{text(t.cell_key)}: #{code(f)}" } }
         lines << ""
         lines
       end

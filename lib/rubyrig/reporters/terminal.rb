@@ -1,7 +1,8 @@
 # Renders a report for people at a terminal, in hyperfine's spirit: per workload and parameters, the
 # primary metric and memory for each runtime, the ratio to the baseline with the interval decided on, the
-# corrected p-value, the verdict and what would decide an inconclusive one; then the other sections, the numbers of the HTML report's pictures as
-# tables, and warnings. Colour only when asked for (never when piped or NO_COLOR).
+# corrected p-value, the verdict and what would decide an inconclusive one; then the other sections, the
+# numbers of the HTML report's pictures as tables, and warnings. Colour only when asked for (never when
+# piped or NO_COLOR); control characters in data are shown as escapes (Printable).
 module Rubyrig
   module Reporters
     class Terminal
@@ -30,7 +31,7 @@ module Rubyrig
         traces = trace_files
         lines.concat(traces) << "" unless traces.empty?
         lines.concat(warnings)
-        lines.join("\n") + "\n"
+        lines.map { |line| Printable.line(line, keep_sgr: @color) }.join("\n") + "\n"
       end
 
       private
@@ -165,6 +166,7 @@ module Rubyrig
       end
 
       def align(rows)
+        rows = rows.map { |row| row.map { |v| Printable.line(v, keep_sgr: @color) } }
         widths = rows.transpose.map { |col| col.map { |v| visible_length(v) }.max }
         rows.map do |row|
           row.each_with_index.map { |v, i| v + " " * (widths[i] - visible_length(v)) }.join("  ")

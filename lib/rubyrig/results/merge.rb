@@ -37,7 +37,11 @@ module Rubyrig
       incomplete!(parts)
       parts = parts.sort_by(&:index)
       store = Store.create(out, merged_meta(parts, command_line))
-      copy_trials(parts, store)
+      begin
+        copy_trials(parts, store)
+      ensure
+        store.unlock
+      end
       Result.new(store: store, warnings: @warnings.freeze)
     end
 
@@ -146,7 +150,9 @@ module Rubyrig
     def copy_trials(parts, store)
       File.open(store.path(Store::TRIALS_FILE), "w") do |f|
         parts.each do |part|
-          part.store.trials.each do |trial|
+          reading = part.store.read_trials
+          @warnings.concat(reading.skipped)
+          reading.trials.each do |trial|
             f.write(JSON.generate(trial.to_h) + "\n")
             source = part.store.artifacts_dir(trial.batch_id)
             FileUtils.cp_r(source, store.path("artifacts")) if File.directory?(source)

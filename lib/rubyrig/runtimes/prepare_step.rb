@@ -1,8 +1,8 @@
 # A workload's `prepare:` step (e.g. `bin/rails db:prepare`): run once per runtime before the first
-# batch, as an argv in that runtime's environment (its interpreter first on PATH, its variants' flags
-# in RUBYOPT, its gem set, and what the workload's driver adds, such as RAILS_ENV=production), in the
-# workload's directory, with its output kept in a log. A failure stops the run with one line that
-# names the step and the log.
+# batch, as an argv in that runtime's environment (what InheritedEnv passes on, its interpreter first
+# on PATH, its variants' flags in RUBYOPT, its gem set, and what the workload's driver adds, such as
+# RAILS_ENV=production), in the workload's directory, with its output kept in a log. A failure stops
+# the run with one line that names the step and the log.
 require "fileutils"
 
 module Rubyrig
@@ -13,20 +13,22 @@ module Rubyrig
 
       # workload: its Workload; launch: the runtime's Launch; bundle_env: its gem set's environment (or
       # nil); driver_env and chdir: what the workload's driver gives the step; log_path: where its output goes.
-      def initialize(workload:, launch:, bundle_env:, driver_env:, chdir:, log_path:)
+      # inherit_env: the experiment's names of rubyrig's environment variables the step also gets.
+      def initialize(workload:, launch:, bundle_env:, driver_env:, chdir:, log_path:, inherit_env: [])
         @workload = workload
         @launch = launch
         @bundle_env = bundle_env
         @driver_env = driver_env
         @chdir = chdir
         @log_path = log_path
+        @inherit_env = inherit_env
       end
 
       def argv = @workload.prepare
 
       def env
         rubyopt = [*@launch.ruby_flags, @launch.runtime.env["RUBYOPT"]].compact
-        @launch.env.merge(@bundle_env || {}).merge(@driver_env).merge(
+        InheritedEnv.withheld(@inherit_env).merge(@launch.env).merge(@bundle_env || {}).merge(@driver_env).merge(
           "RUBYOPT" => rubyopt.empty? ? nil : rubyopt.join(" "),
           "PATH" => [*@launch.bin_dirs, ENV.fetch("PATH", "")].join(File::PATH_SEPARATOR)
         )

@@ -21,7 +21,10 @@ module Rubyrig
       # The binary for interpreter, compiled now if it is not cached; nil when it cannot be.
       def path_for(interpreter)
         return nil unless interpreter.cruby? && interpreter.fingerprint
-        file = File.join(@dir, "#{interpreter.fingerprint}-#{Digest::SHA256.file(SOURCE).hexdigest[0, 16]}.bin")
+        # The binary carries the source's path (warnings and backtraces name it), so two checkouts of
+        # the same probe get a binary each.
+        digest = Digest::SHA256.hexdigest("#{SOURCE}\0#{File.binread(SOURCE)}")[0, 16]
+        file = File.join(@dir, "#{interpreter.fingerprint}-#{digest}.bin")
         return file if File.file?(file)
         compile(interpreter, file)
       end

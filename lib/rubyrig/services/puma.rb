@@ -9,6 +9,9 @@ module Rubyrig
       # Puma exited or stayed silent while booting; the message names the log kept in the artifacts.
       class BootFailed < Error; end
 
+      # Puma exited on its own while it was being loaded, so the load measured a dead server.
+      class Exited < Error; end
+
       LAUNCH = 'load Gem.bin_path("puma", "puma")'
       LOG_PREFIX = "server-"
       CONFIG_FILE = "puma.rb"
@@ -40,6 +43,19 @@ module Rubyrig
         @process.start(argv, env: @process.env.merge(@env), chdir: File.dirname(@rackup), log_prefix: LOG_PREFIX)
         @boot_s = wait_until_ready
         self
+      end
+
+      # Raises Exited when Puma's master has exited before rubyrig stopped it; phase says when it was
+      # found, e.g. "during the measured load".
+      def check_running!(phase)
+        reason = exit_reason(phase)
+        raise Exited, reason if reason
+      end
+
+      # Why Puma is gone, when its master has exited before rubyrig stopped it; else nil.
+      def exit_reason(phase)
+        return nil unless @process&.child&.exited?
+        "Puma exited #{phase} (#{@process.exit_text(@process.child.wait)}): #{log_reason}; its log is kept in #{log_path}"
       end
 
       # A reading of the whole server tree now (from /proc): its CPU seconds so far and the time.

@@ -1,5 +1,6 @@
-# A private redis-server for one batch: Debian's redis-server on a unix socket in a 0700 directory (or
-# on 127.0.0.1 at a free port), without persistence, checked with PING, and always stopped by its owner.
+# A private redis-server for one batch: Debian's redis-server on a unix socket in a 0700 directory, never
+# on TCP (where any user of the machine could reach it), without persistence, checked with PING, and
+# always stopped by its owner.
 require "socket"
 require "tmpdir"
 require "fileutils"
@@ -8,22 +9,17 @@ module Rubyrig
   module Services
     class RedisServer
       EXECUTABLE = "redis-server"
-      TRANSPORTS = %w[unix tcp].freeze
       INSTALL_HINT = "install it with `apt-get install redis-server` (or put redis-server on PATH)"
 
       # Raised when redis-server cannot be found, started or reached.
       class Failure < Error; end
 
-      attr_reader :transport, :port, :socket_path, :log_path
+      attr_reader :socket_path, :log_path
 
       # log_path: where its output goes; pid_path: where its pid is written for whoever needs to find it.
-      def initialize(log_path:, pid_path: nil, transport: "unix", executable: EXECUTABLE, ready_timeout_s: 10)
-        unless TRANSPORTS.include?(transport)
-          raise ArgumentError, "transport must be one of #{TRANSPORTS.join(", ")}, got #{transport.inspect}"
-        end
+      def initialize(log_path:, pid_path: nil, executable: EXECUTABLE, ready_timeout_s: 10)
         @log_path = log_path
         @pid_path = pid_path
-        @transport = transport
         @executable = executable
         @ready_timeout_s = ready_timeout_s
       end
@@ -39,22 +35,17 @@ module Rubyrig
         raise Failure, "redis-server is not installed; #{INSTALL_HINT}"
       end
 
-      # Starts it and waits until it answers PING; a TCP port taken in the meantime gets a retry.
+      # Starts it and waits until it answers PING.
       def start
         version
         @dir = Dir.mktmpdir("rubyrig-redis-")
-        attempts = (@transport == "tcp") ? 3 : 1
-        attempts.times do |i|
-          spawn
-          return self if ready?
-          stop_child
-          raise Failure, "redis-server did not start: #{log_tail}" if i == attempts - 1
-        end
+        spawn
+        return self if ready?
+        stop_child
+        raise Failure, "redis-server did not start: #{log_tail}"
       end
 
-      def url
-        (@transport == "unix") ? "unix://#{@socket_path}" : "redis://127.0.0.1:#{@port}/0"
-      end
+      def url = "unix://#{@socket_path}"
 
       def pid = @child&.pid
 
@@ -85,25 +76,13 @@ module Rubyrig
 
       private
 
+      # Port 0 turns TCP off; the socket's directory (Dir.mktmpdir) and the socket itself are the user's only.
       def spawn
+        @socket_path = File.join(@dir, "redis.sock")
         argv = [@executable, "--save", "", "--appendonly", "no", "--dir", @dir, "--daemonize", "no",
-          "--logfile", "", "--databases", "1"]
-        if @transport == "unix"
-          @socket_path = File.join(@dir, "redis.sock")
-          argv += ["--port", "0", "--unixsocket", @socket_path, "--unixsocketperm", "700"]
-        else
-          @port = free_port
-          argv += ["--bind", "127.0.0.1", "--port", @port.to_s, "--protected-mode", "yes"]
-        end
-        @child = Child.spawn(argv, out: @log_path, err: [:child, :out])
+          "--logfile", "", "--databases", "1", "--port", "0", "--unixsocket", @socket_path, "--unixsocketperm", "700"]
+        @child = Child.spawn(argv, env: InheritedEnv.withheld, out: @log_path, err: [:child, :out])
         File.write(@pid_path, @child.pid.to_s) if @pid_path
-      end
-
-      def free_port
-        server = TCPServer.new("127.0.0.1", 0)
-        server.addr[1]
-      ensure
-        server&.close
       end
 
       def ready?
@@ -121,7 +100,7 @@ module Rubyrig
       end
 
       def with_connection
-        io = (@transport == "unix") ? UNIXSocket.new(@socket_path) : Socket.tcp("127.0.0.1", @port, connect_timeout: 1)
+        io = UNIXSocket.new(@socket_path)
         yield io
       ensure
         io&.close

@@ -27,7 +27,7 @@ module Rubyrig
         @cert_path, key_path = write_certificate
         ports_path = File.join(@dir, "ports.json")
         @child = Child.spawn([RbConfig.ruby, SERVER, @cert_path, key_path, ports_path],
-          env: {"RUBYOPT" => nil}, out: File.join(@dir, "stubs.log"), err: [:child, :out])
+          env: InheritedEnv.withheld.merge("RUBYOPT" => nil), out: File.join(@dir, "stubs.log"), err: [:child, :out])
         @ports = wait_for_ports(ports_path)
         self
       end
@@ -41,6 +41,8 @@ module Rubyrig
           "RUBYRIG_STUB_CA_FILE" => @cert_path
         }
       end
+
+      def pid = @child&.pid
 
       def alive? = !!@child&.alive?
 

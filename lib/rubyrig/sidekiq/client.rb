@@ -1,8 +1,9 @@
 # Runs INSIDE the target runtime as `ruby client.rb enqueue|report`. enqueue: the jobs file's setup,
 # then every job pushed with Sidekiq::Client.push_bulk in chunks, timed on the monotonic clock (the
-# pushes only: building the arguments and connecting come first); warmup jobs, marked in their
-# payload, go first, so that the workers take them before any measured job (a queue is FIFO). report: after the drain, Sidekiq's
-# own counters and the jobs file's report hook. Results go to rubyrig through the probe's record.
+# pushes only: building the arguments and connecting come first), each numbered in its payload;
+# warmup jobs, marked in their payload, go first, so that the workers take them before any measured
+# job (a queue is FIFO). report: after the drain, Sidekiq's own counters and the jobs file's report
+# hook. Results go to rubyrig through the probe's record.
 # Old syntax, standard library and Sidekiq only.
 require File.expand_path("support", File.dirname(__FILE__))
 require "sidekiq"
@@ -12,12 +13,29 @@ module RubyrigJobs
   module Client
     CHUNK = 1000
 
+    # Sidekiq client middleware: numbers the jobs in the order they are pushed (warmup jobs first, from
+    # 0), so that rubyrig tells a job run twice from two jobs with one bit per job.
+    class Numbering
+      @pushed = 0
+
+      class << self
+        attr_accessor :pushed
+      end
+
+      def call(_job_class, job, _queue, _redis_pool)
+        job["rubyrig_number"] = Numbering.pushed
+        Numbering.pushed += 1
+        yield
+      end
+    end
+
     module_function
 
     def enqueue(definition)
       definition.setup&.call
       warmup = Array.new(RubyrigJobs.warmup_count) { |i| definition.args.call(i) }
       args = Array.new(RubyrigJobs.job_count) { |i| definition.args.call(i) }
+      Sidekiq.configure_client { |config| config.client_middleware { |chain| chain.add(Numbering) } }
       Sidekiq.redis { |conn| conn.call("PING") }
       started_at = RubyrigJobs.monotonic
       warmed = push(definition, warmup, true)

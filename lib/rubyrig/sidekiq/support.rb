@@ -95,8 +95,9 @@ module RubyrigJobs
     end
   end
 
-  # One line per finished job: jid, enqueued at, started, finished (integer nanoseconds), status, and
-  # "warmup" in a sixth field for a job of the unmeasured warmup share.
+  # One line per finished job: jid, the job's number from the enqueuer ("-" for a job pushed without
+  # one), enqueued at, started, finished (integer nanoseconds), status, and "warmup" in a seventh field
+  # for a job of the unmeasured warmup share.
   # Lines collect in memory and a background thread writes them every FLUSH_S (and at exit), so that
   # a job pays for neither float formatting nor a write(2); rubyrig sees the last job within FLUSH_S.
   class Journal
@@ -116,8 +117,8 @@ module RubyrigJobs
       at_exit { flush }
     end
 
-    def record(jid, enqueued_ns, started_ns, finished_ns, status, warmup)
-      line = "#{jid}\t#{enqueued_ns || "-"}\t#{started_ns}\t#{finished_ns}\t#{status}"
+    def record(jid, number, enqueued_ns, started_ns, finished_ns, status, warmup)
+      line = "#{jid}\t#{number || "-"}\t#{enqueued_ns || "-"}\t#{started_ns}\t#{finished_ns}\t#{status}"
       line << "\twarmup" if warmup
       line << "\n"
       @lock.synchronize { @buffer << line }
@@ -146,8 +147,8 @@ module RubyrigJobs
         status = e.class.name
         raise
       ensure
-        RubyrigJobs.journal.record(job["jid"], job["rubyrig_enqueued_ns"], started_ns, RubyrigJobs.monotonic_ns, status,
-          job["rubyrig_warmup"])
+        RubyrigJobs.journal.record(job["jid"], job["rubyrig_number"], job["rubyrig_enqueued_ns"], started_ns, RubyrigJobs.monotonic_ns,
+          status, job["rubyrig_warmup"])
       end
     end
   end

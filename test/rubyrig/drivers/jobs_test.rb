@@ -25,10 +25,10 @@ class JobsDriverTest < Minitest::Test
     error = assert_raises(Rubyrig::ExperimentError) { load({"jobs" => "jobs.rb"}) }
     assert_match(/needs `gemfile:` with sidekiq/, error.message)
     write(@dir, "Gemfile", "gem 'sidekiq'\n")
-    workload = load({"jobs" => "jobs.rb", "gemfile" => "Gemfile", "redis" => "tcp", "log_level" => "info"}).workloads.first
+    workload = load({"jobs" => "jobs.rb", "gemfile" => "Gemfile", "redis" => "unix", "log_level" => "info"}).workloads.first
     assert_equal File.join(@dir, "jobs.rb"), workload.target
     assert_equal "jobs.rb", workload.name
-    assert_equal({"redis" => "tcp", "log_level" => "info"}, workload.options)
+    assert_equal({"redis" => "unix", "log_level" => "info"}, workload.options)
   end
 
   def test_a_missing_jobs_file_is_named
@@ -39,7 +39,7 @@ class JobsDriverTest < Minitest::Test
   def test_options_and_parameters_are_checked
     cases = {
       {"database" => "mysql://x"} => /database must be sqlite or a postgres/,
-      {"redis" => "udp"} => /redis must be one of unix, tcp/,
+      {"redis" => "tcp"} => /redis can only be unix: redis-server listens on a unix socket in a private directory, never on TCP/,
       {"log_level" => "loud"} => /log_level must be one of/,
       {"stubs" => "yes"} => /stubs must be true or false/,
       {"warmup_jobs" => -1} => /warmup_jobs must be a whole number of jobs, 0 or more/,

@@ -41,6 +41,17 @@ class PlanTest < Minitest::Test
     assert_equal plan.cells.map(&:key), copy.cells.map(&:key)
   end
 
+  # Batch ids name artifact folders (emptied when a batch is measured again), so a recorded plan whose
+  # ids could point outside the run is refused rather than followed.
+  def test_a_recorded_plan_with_an_id_rubyrig_never_writes_is_refused
+    plan = Rubyrig::Plan.build(experiment).to_h
+    assert(plan[:order].all? { |b| b[:id].match?(Rubyrig::Plan::ID_PATTERN) })
+    data = JSON.parse(JSON.generate(plan))
+    data["order"][2]["id"] = "../../home"
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Plan.from_h(data) }
+    assert_equal 'the plan in run.json holds the batch id "../../home", which rubyrig never writes; run.json is damaged', e.message
+  end
+
   def test_remaining_skips_batches_that_have_a_trial
     plan = Rubyrig::Plan.build(experiment)
     done = plan.batches.first(4).map { |b| Rubyrig::Trial.new(batch_id: b.id, status: "failed") }

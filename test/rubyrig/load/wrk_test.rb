@@ -61,7 +61,7 @@ class WrkTest < Minitest::Test
   end
 
   def test_lua_report_defines_done_only
-    lua = File.read(Rubyrig::Load::Wrk::SCRIPT)
+    lua = Rubyrig::TextFile.read(Rubyrig::Load::Wrk::SCRIPT)
     assert_match(/^function done\(summary, latency, requests\)/, lua)
     refute_match(/^function (request|response)\b/, lua, "a request/response hook would take wrk off its fast path")
   end

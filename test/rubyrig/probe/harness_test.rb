@@ -33,6 +33,16 @@ class HarnessTest < Minitest::Test
     assert_equal [4, 0.5, "fast", true, 9], facts["seen"]
   end
 
+  # Keys and values with "=", "%", newlines and shell syntax reach the script as they were given.
+  def test_params_arrive_as_given_whatever_they_hold
+    params = {"plain" => "x", "a=b" => "c=d", "text" => "line1\nline2\r\n%0A 100% $(touch x) 'q' \"d\" | ;", "empty" => ""}
+    context = Rubyrig::Drivers::Context.new(batch: Rubyrig::Plan::Batch.new(cell: Rubyrig::Cell.new(params: params)))
+    _, err, facts = run_script(<<~RUBY, env: {"RUBYRIG_PARAMS" => context.params_env})
+      RubyrigProbe.record(:seen, #{params.keys.inspect}.map { |k| Rubyrig.param(k, "default") })
+    RUBY
+    assert_equal params.values, facts["seen"], err
+  end
+
   def test_a_script_without_bench_is_timed_as_one_run
     _, _, facts = run_script("sleep 0.05")
     assert_operator facts["run_s"], :>=, 0.05

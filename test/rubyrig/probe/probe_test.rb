@@ -48,6 +48,22 @@ class ProbeTest < Minitest::Test
     end
   end
 
+  # As the script driver runs a script: the harness on the command line, which Ruby loads before the
+  # loader that RUBYOPT names, so the harness must go through the loader too.
+  def test_the_harness_and_the_loader_in_rubyopt_load_the_probe_once
+    dir = tmpdir
+    interpreter = Rubyrig::Runtimes::Interpreter.new(path: RbConfig.ruby, engine: "ruby", fingerprint: "test-#{Process.pid}")
+    binary = Rubyrig::Runtimes::ProbeIseq.new(cache_dir: dir).path_for(interpreter)
+    loader = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/loader.rb")
+    harness = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/harness.rb")
+    probe_dir = tmpdir
+    _, err, exit = Rubyrig::Child.capture(["ruby", "-r#{harness}", "-e", "1"],
+      env: {"RUBYRIG_PROBE_DIR" => probe_dir, "RUBYRIG_PROBE_ISEQ" => binary, "RUBYOPT" => "-r#{loader}"})
+    assert exit.success?, err
+    assert_empty err, "the probe was loaded twice"
+    assert_equal 1, Dir.glob(File.join(probe_dir, "probe-*.json")).size
+  end
+
   def test_sees_yjit_jemalloc_and_requested_env
     jemalloc = Rubyrig::Runtimes::Jemalloc.new
     needs(jemalloc.path, "libjemalloc is not installed")

@@ -3,7 +3,7 @@ require "test_helper"
 class ChildTest < Minitest::Test
   def alive?(pid)
     Process.kill(0, pid)
-    !File.read("/proc/#{pid}/stat").split[2].eql?("Z")
+    !File.binread("/proc/#{pid}/stat").split[2].eql?("Z")
   rescue Errno::ESRCH, Errno::ENOENT
     false
   end
@@ -32,7 +32,7 @@ class ChildTest < Minitest::Test
     child = Rubyrig::Child.spawn(["sh", "-c", "sleep 30 & echo $! > #{pidfile}; wait"])
     deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 5
     sleep 0.02 until File.size?(pidfile) || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-    grandchild = File.read(pidfile).to_i
+    grandchild = Rubyrig::TextFile.read(pidfile).to_i
     assert alive?(grandchild)
     child.stop
     sleep 0.05
@@ -50,7 +50,7 @@ class ChildTest < Minitest::Test
   def test_pinning_to_cpus
     child = Rubyrig::Child.spawn(["sleep", "2"], cpus: "0")
     sleep 0.1
-    allowed = File.read("/proc/#{child.pid}/status")[/^Cpus_allowed_list:\s*(\S+)/, 1]
+    allowed = Rubyrig::TextFile.read("/proc/#{child.pid}/status")[/^Cpus_allowed_list:\s*(\S+)/, 1]
     assert_equal "0", allowed
   ensure
     child&.stop

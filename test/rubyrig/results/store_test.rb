@@ -27,6 +27,51 @@ class StoreTest < Minitest::Test
     assert_equal %w[c0-b1 c0-b2], store.trials.map(&:batch_id)
   end
 
+  def test_a_corrupt_line_in_the_middle_is_skipped_with_a_warning_that_names_it
+    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store.append(trial("c0-b1"))
+    File.write(store.path("trials.jsonl"), "{\"batch_id\":\"c0-b2\",\"st\x00\xff garbage\n", mode: "ab")
+    store.append(trial("c0-b3"))
+    reading = store.read_trials
+    assert_equal %w[c0-b1 c0-b3], reading.trials.map(&:batch_id)
+    assert_equal 1, reading.skipped.size
+    assert_match(/\A#{Regexp.escape(store.path("trials.jsonl"))}:2 is not valid JSON \(.+\); skipped, so its batch counts as not run \(`rubyrig run --resume` measures it again\)\z/,
+      reading.skipped.first)
+    assert_equal %w[c0-b1 c0-b3], store.trials.map(&:batch_id)
+    store.repair!
+    assert_equal 3, File.readlines(store.path("trials.jsonl")).size, "repair! only drops a torn last line"
+  end
+
+  def test_json_that_is_not_a_trial_is_skipped_with_what_is_wrong
+    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    good = trial("c0-b1").to_h.transform_keys(&:to_s)
+    lines = [
+      [good, nil],
+      [[1, 2], "is not a trial record (a list instead of an object)"],
+      [good.except("status"), "is not a trial record (no status)"],
+      [good.merge("metrics" => nil), "is not a trial record (no metrics)"],
+      [good.merge("metrics" => {"wall_s" => "fast"}), "is not a trial record (metric wall_s is not a number)"],
+      [good.merge("params" => "a=1"), "is not a trial record (params is a string instead of an object)"],
+      [good.merge("warnings" => [1]), "is not a trial record (a warning or artifact is not a string)"],
+      [good.merge("batch_id" => "../../etc"), 'is not a trial record (batch_id "../../etc" is not a batch id)'],
+      ["", "is not valid JSON"]
+    ]
+    File.write(store.path("trials.jsonl"), lines.map { |data, _| (data.is_a?(String) ? data : JSON.generate(data)) + "\n" }.join)
+    reading = store.read_trials
+    assert_equal ["c0-b1"], reading.trials.map(&:batch_id)
+    lines.drop(1).each_with_index do |(_, problem), i|
+      assert reading.skipped[i].start_with?("#{store.path("trials.jsonl")}:#{i + 2} #{problem}"), reading.skipped[i]
+    end
+  end
+
+  def test_a_torn_last_line_is_named_too
+    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store.append(trial("c0-b1"))
+    File.write(store.path("trials.jsonl"), '{"batch_id":"c0-b2","sta', mode: "a")
+    assert_equal ["#{store.path("trials.jsonl")}:2 was cut short (rubyrig stopped while writing it); skipped, so its batch counts " \
+      "as not run (`rubyrig run --resume` measures it again)"], store.read_trials.skipped
+  end
+
   # A write that fails half-way (here: the file-size limit, as a full disk would) while the torn line is
   # dropped must not take complete trials with it.
   def test_a_repair_that_fails_half_way_keeps_every_complete_trial
@@ -48,11 +93,41 @@ class StoreTest < Minitest::Test
     refute File.binread(store.path("trials.jsonl")).include?("c0-b10"), "the torn line is gone"
   end
 
+  # A trial whose write fails half-way (the kernel's file-size limit cuts it, as a full disk would) is
+  # undone: the file holds every earlier trial and nothing of the cut one, and the error names the fix.
+  def test_a_trial_cut_by_a_failing_write_is_undone_and_the_error_says_how_to_go_on
+    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    3.times { |i| store.append(trial("c0-b#{i}")) }
+    before = File.binread(store.path("trials.jsonl"))
+    reader, writer = IO.pipe
+    pid = fork do
+      reader.close
+      Signal.trap("XFSZ", "IGNORE")
+      Process.setrlimit(:FSIZE, before.bytesize + 40)
+      begin
+        store.append(trial("c0-b3"))
+      rescue Rubyrig::StoreError => e
+        writer.write(e.message)
+      end
+      exit!(0)
+    end
+    writer.close
+    message = reader.read
+    Process.wait(pid)
+    assert_equal before, File.binread(store.path("trials.jsonl"))
+    assert_equal "could not write the trial of batch c0-b3 to #{store.path("trials.jsonl")}: File too large; every earlier trial " \
+      "is intact: fix the disk, then continue with `rubyrig run --resume #{store.dir}`", message
+    store.append(trial("c0-b3"))
+    assert_equal %w[c0-b0 c0-b1 c0-b2 c0-b3], store.trials.map(&:batch_id)
+  end
+
   def test_a_directory_with_a_run_is_not_overwritten
     dir = File.join(tmpdir, "run")
-    Rubyrig::Store.create(dir, {"name" => "x"})
+    Rubyrig::Store.create(dir, {"name" => "x"}).unlock
     e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.create(dir, {"name" => "y"}) }
     assert_match(/already holds a run: resume it with `rubyrig run --resume/, e.message)
+    assert_equal({"name" => "x"}, Rubyrig::Store.open(dir).meta)
+    Rubyrig::Store.open(dir).lock!
   end
 
   def test_opening_something_that_is_not_a_run
@@ -67,11 +142,16 @@ class StoreTest < Minitest::Test
     refute File.exist?(store.path("run.json.tmp"))
   end
 
-  def test_one_writer_at_a_time
+  def test_one_writer_at_a_time_and_the_refusal_names_the_holder
     dir = File.join(tmpdir, "run")
-    Rubyrig::Store.create(dir, {"name" => "x"}).lock!
+    store = Rubyrig::Store.create(dir, {"name" => "x"})
     e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.open(dir).lock! }
+    assert_equal "#{dir} is in use by another rubyrig process (pid #{Process.pid}); wait for it to finish or stop it, " \
+      "or give another --results", e.message
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.create(dir, {"name" => "y"}) }
     assert_match(/in use by another rubyrig process/, e.message)
+    store.unlock
+    Rubyrig::Store.open(dir).lock!
   end
 
   def test_a_batch_measured_again_starts_with_an_empty_artifacts_dir

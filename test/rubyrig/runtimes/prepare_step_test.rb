@@ -17,7 +17,7 @@ class PrepareStepTest < Minitest::Test
     write(dir, "bin/setup", "#!/bin/sh\necho \"$PWD $RAILS_ENV $BUNDLE_GEMFILE $1\"\ncommand -v ruby\n")
     File.chmod(0o755, File.join(dir, "bin/setup"))
     assert_operator step(%w[bin/setup now], dir).run, :>=, 0
-    log = File.read(File.join(dir, "prepare", "app--system.log"))
+    log = Rubyrig::TextFile.read(File.join(dir, "prepare", "app--system.log"))
     assert_includes log, "$ bin/setup now  (in #{dir}, runtime system)"
     assert_includes log, "#{File.realpath(dir)} production /gems/Gemfile now"
     assert_includes log, File.join(File.dirname(RbConfig.ruby), "ruby"), "the runtime's interpreter comes first on PATH"
@@ -28,7 +28,7 @@ class PrepareStepTest < Minitest::Test
     error = assert_raises(Rubyrig::BuildError) { step(["sh", "-c", "echo broken >&2; exit 3"], dir).run }
     assert_equal "the prepare step `sh -c echo broken >&2; exit 3` of app failed for runtime system (exited with status 3); " \
       "see #{File.join(dir, "prepare", "app--system.log")}", error.message
-    assert_includes File.read(File.join(dir, "prepare", "app--system.log")), "broken"
+    assert_includes Rubyrig::TextFile.read(File.join(dir, "prepare", "app--system.log")), "broken"
     error = assert_raises(Rubyrig::BuildError) { step(["no-such-program"], dir).run }
     assert_match(/the prepare step `no-such-program` of app failed for runtime system \(cannot run no-such-program/, error.message)
   end

@@ -1,9 +1,10 @@
-# Reads the job records the workers append (one tab-separated line per finished job: jid, enqueued at,
-# started, finished, status, and "warmup" for a warmup job; times in integer nanoseconds of the
-# system-wide monotonic clock) while they run, and turns the measured jobs' records into the drain
-# window, throughput, run-time and queue-wait distributions and the jobs finished over time; warmup
-# jobs only get their own count and drain window. Counts reveal lost or duplicated jobs.
-require "set"
+# Reads the job records the workers append (one tab-separated line per finished job: jid, the number
+# the enqueuer gave the job, enqueued at, started, finished, status, and "warmup" for a warmup job;
+# times in integer nanoseconds of the system-wide monotonic clock) while they run, and turns the
+# measured jobs' records into the drain window, throughput, run-time and queue-wait distributions and
+# the jobs finished over time; warmup jobs only get their own count and drain window. Counts reveal
+# lost or duplicated jobs. Its memory does not grow with the number of jobs: one bit per job number
+# tells a duplicate, and the distributions and the timeline are streamed (Distribution, Timeline).
 
 module Rubyrig
   module Drivers
@@ -14,17 +15,20 @@ module Rubyrig
         attr_reader :processed, :duplicates, :errors, :first_started_at, :last_finished_at, :malformed,
           :warmup_processed
 
+        attr_reader :unique
+
         def initialize(dir)
           @dir = dir
           @offsets = Hash.new(0)
-          @jids = Set.new
+          @seen = "".b
+          @unique = 0
           @processed = 0
           @duplicates = 0
           @errors = Hash.new(0)
           @malformed = 0
-          @run_s = []
-          @wait_s = []
-          @finished = []
+          @run_s = Distribution.new
+          @wait_s = Distribution.new
+          @finished = Timeline.new
           @first_started_at = nil
           @last_finished_at = nil
           @warmup_processed = 0
@@ -36,8 +40,6 @@ module Rubyrig
           Dir.glob(File.join(@dir, PATTERN)).sort.each { |path| read_file(path) }
           self
         end
-
-        def unique = @jids.size
 
         def error_count = @errors.values.sum
 
@@ -54,8 +56,8 @@ module Rubyrig
             m["jobs_per_s"] = @processed / drain
           end
           m.merge!(warmup_metrics)
-          m.merge!(Jobs.percentile_metrics("job_run", @run_s))
-          m.merge!(Jobs.percentile_metrics("queue_wait", @wait_s))
+          m.merge!(distribution_metrics("job_run", @run_s))
+          m.merge!(distribution_metrics("queue_wait", @wait_s))
           m
         end
 
@@ -63,13 +65,15 @@ module Rubyrig
         # gate) to the last finish: {"bucket_s" => width, "completed" => [count, ...]}.
         def completions(since, buckets:)
           return nil unless @last_finished_at && @last_finished_at > since
-          width = (@last_finished_at - since) / buckets
-          counts = Array.new(buckets, 0)
-          @finished.each { |at| counts[((at - since) / width).floor.clamp(0, buckets - 1)] += 1 }
-          {"bucket_s" => width, "completed" => counts}
+          {"bucket_s" => (@last_finished_at - since) / buckets, "completed" => @finished.counts(since, @last_finished_at, buckets)}
         end
 
         private
+
+        def distribution_metrics(name, distribution)
+          return {} if distribution.empty?
+          [50, 90, 99].to_h { |pct| ["#{name}_p#{pct}_s", distribution.percentile(pct)] }
+        end
 
         def warmup_metrics
           return {} if @warmup_processed.zero?
@@ -97,16 +101,35 @@ module Rubyrig
         end
 
         def add(line)
-          jid, enqueued, started, finished, status, phase = line.chomp.split("\t")
+          jid, number, enqueued, started, finished, status, phase = line.chomp.split("\t")
           started = seconds(started)
           finished = seconds(finished)
-          unless jid && started && finished && status && [nil, "warmup"].include?(phase)
+          number = number_of(number)
+          unless jid && started && finished && status && [nil, "warmup"].include?(phase) && number != :bad
             @malformed += 1
             return
           end
-          @duplicates += 1 unless @jids.add?(jid)
+          first_time?(number) ? @unique += 1 : @duplicates += 1
           @errors[status] += 1 unless status == "ok"
           phase ? add_warmup(started, finished) : add_measured(started, finished, enqueued)
+        end
+
+        # The enqueuer's number of a job, nil for "-" (none), :bad for anything else than one it could give.
+        def number_of(text)
+          return nil if text == "-"
+          text.to_s.match?(/\A\d{1,9}\z/) ? text.to_i : :bad
+        end
+
+        # Whether the job of this number is seen for the first time; a job without a number (one that a
+        # job pushed itself) cannot be told from a duplicate, so it counts as new.
+        def first_time?(number)
+          return true if number.nil?
+          byte, bit = number.divmod(8)
+          @seen << ("\0" * [byte + 1 - @seen.bytesize, @seen.bytesize, 64].max).b if byte >= @seen.bytesize
+          value = @seen.getbyte(byte)
+          return false if value[bit] == 1
+          @seen.setbyte(byte, value | (1 << bit))
+          true
         end
 
         def add_warmup(started, finished)

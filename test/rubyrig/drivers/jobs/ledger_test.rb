@@ -8,9 +8,12 @@ class LedgerTest < Minitest::Test
     @dir = tmpdir
   end
 
-  # Times given in seconds, written as the workers write them: integer nanoseconds.
+  # Times given in seconds, written as the workers write them: integer nanoseconds. Each jid gets the
+  # number the enqueuer would have given it, the same for a job that runs twice.
   def line(jid, enqueued, started, finished, status = "ok", phase = nil)
-    [jid, ns(enqueued), ns(started), ns(finished), status, phase].compact.join("\t") + "\n"
+    @numbers ||= {}
+    number = @numbers[jid] ||= @numbers.size
+    [jid, number, ns(enqueued), ns(started), ns(finished), status, phase].compact.join("\t") + "\n"
   end
 
   def ns(seconds) = (seconds == "-") ? "-" : (seconds * 1e9).round
@@ -33,7 +36,7 @@ class LedgerTest < Minitest::Test
 
   def test_reads_only_complete_lines_and_resumes_where_it_stopped
     ledger = Ledger.new(@dir)
-    append("jobs-1.tsv", line("a", 1, 2, 3) + "b\t#{ns(1)}\t#{ns(2)}")
+    append("jobs-1.tsv", line("a", 1, 2, 3) + "b\t1\t#{ns(1)}\t#{ns(2)}")
     assert_equal 1, ledger.read.unique
     append("jobs-1.tsv", "\t#{ns(4)}\tok\n")
     assert_equal 2, ledger.read.unique
@@ -87,5 +90,16 @@ class LedgerTest < Minitest::Test
     ledger = Ledger.new(@dir).read
     assert_equal 1, ledger.malformed
     assert_equal 0, ledger.unique
+  end
+
+  # Duplicates are told by the number the enqueuer gave each job, one bit per job.
+  def test_numbers_tell_duplicates_and_jobs_without_a_number_count_once_each
+    append("jobs-1.tsv", "a\t70000\t#{ns(1)}\t#{ns(2)}\t#{ns(3)}\tok\n" + "b\t70000\t#{ns(1)}\t#{ns(4)}\t#{ns(5)}\tok\n")
+    append("jobs-1.tsv", "c\t-\t-\t#{ns(2)}\t#{ns(3)}\tok\n" + "c\t-\t-\t#{ns(2)}\t#{ns(3)}\tok\n")
+    append("jobs-1.tsv", "d\t-1\t-\t#{ns(2)}\t#{ns(3)}\tok\n" + "e\t99999999999\t-\t#{ns(2)}\t#{ns(3)}\tok\n")
+    ledger = Ledger.new(@dir).read
+    assert_equal 1, ledger.duplicates
+    assert_equal 3, ledger.unique, "a job pushed without a number cannot be told from a duplicate"
+    assert_equal 2, ledger.malformed
   end
 end

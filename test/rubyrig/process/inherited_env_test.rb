@@ -1,0 +1,30 @@
+require "test_helper"
+
+class InheritedEnvTest < Minitest::Test
+  ENV_OF_A_USER = {
+    "PATH" => "/usr/bin", "HOME" => "/home/u", "USER" => "u", "LOGNAME" => "u", "LANG" => "C.UTF-8", "LC_ALL" => "C.UTF-8",
+    "LC_TIME" => "en_GB.UTF-8", "TZ" => "UTC", "TMPDIR" => "/tmp", "LD_LIBRARY_PATH" => "/opt/lib", "JAVA_HOME" => "/usr/lib/jvm/x",
+    "AWS_SECRET_ACCESS_KEY" => "s", "AWS_REGION" => "eu", "GITHUB_TOKEN" => "t", "DATABASE_URL" => "postgres://u:p@h/db",
+    "SSH_AUTH_SOCK" => "/tmp/ssh", "JAVA_TOOL_OPTIONS" => "-Xmx1g", "RUBYRIG_HOST_ID" => "h", "TERM" => "xterm"
+  }.freeze
+
+  def test_only_the_allow_list_is_passed_on
+    withheld = Rubyrig::InheritedEnv.withheld(from: ENV_OF_A_USER)
+    assert_equal %w[AWS_REGION AWS_SECRET_ACCESS_KEY DATABASE_URL GITHUB_TOKEN JAVA_TOOL_OPTIONS RUBYRIG_HOST_ID SSH_AUTH_SOCK TERM],
+      withheld.keys.sort
+    assert(withheld.values.all?(&:nil?), "withheld means unset in the child")
+  end
+
+  def test_an_experiment_passes_names_and_prefixes_on
+    withheld = Rubyrig::InheritedEnv.withheld(%w[DATABASE_URL AWS_*], from: ENV_OF_A_USER)
+    assert_equal %w[GITHUB_TOKEN JAVA_TOOL_OPTIONS RUBYRIG_HOST_ID SSH_AUTH_SOCK TERM], withheld.keys.sort
+  end
+
+  # Child adds only its containment marker (Sweep), by which nothing of a run outlives rubyrig.
+  def test_a_child_process_receives_nothing_else_of_this_environment
+    out, = Rubyrig::Child.capture(["/usr/bin/env"], env: Rubyrig::InheritedEnv.withheld)
+    names = out.lines.map { |l| l.split("=", 2).first }
+    assert_includes names, "PATH"
+    assert(names.all? { |n| Rubyrig::InheritedEnv.passed?(n) || n == Rubyrig::Sweep::ENV_KEY }, names.inspect)
+  end
+end
