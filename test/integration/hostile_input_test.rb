@@ -79,6 +79,7 @@ class HostileInputTest < Minitest::Test
     assert_includes html, CGI.escapeHTML(name)
 
     rendered, status = Open3.capture2({"NODE_PATH" => NODE_MODULES}, "node", RENDERER, File.join(run, "report.md"))
+    rendered.force_encoding(Encoding::UTF_8) # node writes UTF-8; the locale may say US-ASCII
     assert status.success?
     refute_match(/<(script|img|b|iframe)[\s>]/i, rendered, "no tag from the data in the rendered Markdown")
     assert_includes rendered, CGI.escapeHTML("<script>alert(1)</script>")

@@ -114,7 +114,7 @@ module Rubyrig
 
       def argv(url)
         uri = URI(url)
-        [@binary, "--hog", "--verbose", "--verbose", "--server", uri.host, "--port", uri.port, "--uri", uri.request_uri,
+        [@binary, "--verbose", "--verbose", "--server", uri.host, "--port", uri.port, "--uri", uri.request_uri,
           "--num-conns", 2**31 - 1, "--num-calls", 1, "--timeout", @timeout_s].map(&:to_s)
       end
 
