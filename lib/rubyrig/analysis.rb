@@ -12,6 +12,7 @@ module Rubyrig
     autoload :GemSets, "rubyrig/analysis/gem_sets"
     autoload :HttpDerived, "rubyrig/analysis/http_derived"
     autoload :Inference, "rubyrig/analysis/inference"
+    autoload :Items, "rubyrig/analysis/items"
     autoload :ProfileComparison, "rubyrig/analysis/profile_comparison"
     autoload :Report, "rubyrig/analysis/report"
     autoload :Scaling, "rubyrig/analysis/scaling"
@@ -27,14 +28,15 @@ module Rubyrig
     end
 
     # meta: run.json as a Hash or a RunMeta. Trace and profile batches are kept in the report for their
-    # artifacts but never in statistics. skipped: warnings for lines of trials.jsonl that were not trials.
+    # artifacts but never in statistics. Items measured apart inside batches become cells of their own.
+    # skipped: warnings for lines of trials.jsonl that were not trials.
     def analyze(meta:, trials:, skipped: [])
       run = RunMeta.wrap(meta)
-      cells = run.cells
-      measured = trials.select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
+      cells, item_trials = Items.expand(run.cells, trials)
+      measured = (trials + item_trials).select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
       @default_host = run.host_id
       summaries = cells.flat_map { |cell| summarize(cell, measured.fetch(cell.key, [])) }
-      core = Report.new(run: run, cells: cells, trials: trials, primary: primary_metrics(run, cells, measured),
+      core = Report.new(run: run, cells: cells, trials: trials, item_trials: item_trials, primary: primary_metrics(run, cells, measured),
         summaries: summaries, comparisons: compare(run, cells, measured))
       scaling = Scaling.new(core, alpha: @alpha)
       http = HttpDerived.new(alpha: @alpha).compute(core)
@@ -48,7 +50,8 @@ module Rubyrig
 
     private
 
-    # A script that calls Rubyrig.bench reports iterations/s; one that does not, its run time.
+    # A script that calls Rubyrig.bench reports iterations/s (so do a benchmark-ips file's items); one
+    # that does not, its run time.
     def primary_metrics(run, cells, measured)
       cells.map(&:workload).uniq.to_h do |workload|
         candidates = run.workload(workload).primary_metrics

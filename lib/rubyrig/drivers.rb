@@ -9,6 +9,7 @@ module Rubyrig
     autoload :HttpOptions, "rubyrig/drivers/http_options"
     autoload :ProcessRun, "rubyrig/drivers/process_run"
     autoload :Script, "rubyrig/drivers/script"
+    autoload :ScriptForm, "rubyrig/drivers/script_form"
 
     # kind => class name; experiment key => kind.
     KINDS = {"script" => :Script, "command" => :Command, "http" => :Http, "jobs" => :Jobs}.freeze

@@ -166,7 +166,7 @@ module Rubyrig
         timeout_s: positive_number(entry, "timeout_s", at),
         gemfile: optional(entry, "gemfile", String, at)&.then { |g| File.expand_path(g, @base_dir) } || builtin&.gemfile ||
           (builtin ? nil : driver.default_gemfile(target)),
-        options: driver.load_options(entry, builtin, ->(keys, message) { fail_at(at + keys, message) }),
+        options: driver.load_options(entry, builtin, ->(keys, message) { fail_at(at + keys, message) }, target),
         sweeps: load_sweeps(entry, at, builtin, params),
         base_dir: @base_dir,
         prepare: load_prepare(entry, at)
@@ -206,7 +206,7 @@ module Rubyrig
 
     def load_target(key, value, at)
       case key
-      when "script", "jobs"
+      when "jobs"
         fail_at(at, "must be the path of a Ruby file") unless value.is_a?(String)
         path = File.expand_path(value, @base_dir)
         fail_at(at, "file #{value} does not exist; give the path of a Ruby file") unless File.file?(path)
@@ -232,7 +232,8 @@ module Rubyrig
 
     def default_workload_name(kind, target)
       case kind
-      when "script", "jobs" then File.basename(target)
+      when "script" then Drivers::Script.default_name(target)
+      when "jobs" then File.basename(target)
       when "command" then target.join(" ")[0, 60]
       else target.to_s
       end

@@ -116,7 +116,7 @@ module Rubyrig
     # of a batch that ran out of room (its files may be cut short): StoreError, and resume measures it.
     def run_batch(batch)
       workload = @experiment.workloads.find { |w| w.name == batch.cell.workload }
-      bundle = @bundles[[batch.cell.runtime, workload.gemfile]]
+      bundle = @bundles[[batch.cell.runtime, @drivers.fetch(workload.kind).gemfile(workload, batch.cell.params)]]
       @store.check_space!("batch #{batch.id} was not started")
       artifacts_dir = @store.prepare_artifacts_dir(batch.id)
       @progress.batch_started(batch)
@@ -132,7 +132,7 @@ module Rubyrig
         status: result.status, reason: result.reason,
         started_at: started_at.iso8601(3), finished_at: Time.now.utc.iso8601(3), duration_s: duration_s,
         metrics: result.metrics, samples: result.samples, facts: facts,
-        artifacts: result.artifacts, warnings: result.warnings, host_id: host_id
+        artifacts: result.artifacts, warnings: result.warnings, host_id: host_id, items: result.items
       )
       @progress.batch_finished(batch, trial)
       trial
@@ -255,7 +255,8 @@ module Rubyrig
     # Installs each runtime's gem set for each workload Gemfile before the first batch, so that
     # installation never lands inside a measurement and a failure stops the run at once.
     def prepare_bundles
-      pairs = @experiment.workloads.filter_map(&:gemfile).uniq.product(@launches.keys)
+      gemfiles = @experiment.workloads.flat_map { |w| @drivers.fetch(w.kind).gemfiles(w) }
+      pairs = gemfiles.uniq.product(@launches.keys)
       pairs.to_h do |gemfile, label|
         interpreter = @launches.fetch(label).interpreter
         bundle = Runtimes::Bundle.new(cache_dir: @settings.cache_dir, interpreter: interpreter, gemfile: gemfile)
@@ -316,7 +317,8 @@ module Rubyrig
         "command_line" => command_line,
         "cpu_settings" => {"server_cpus" => @settings.server_cpus, "load_cpus" => @settings.load_cpus},
         "experiment" => experiment,
-        "experiment_digest" => ExperimentDigest.of(experiment, @experiment.workloads),
+        "experiment_digest" => ExperimentDigest.of(experiment, @experiment.workloads,
+          paths: ->(w) { @drivers.fetch(w.kind).digest_paths(w) }),
         "experiment_base_dir" => @experiment.workloads.first&.base_dir,
         "decision" => decision_meta,
         "baseline" => @experiment.baseline,

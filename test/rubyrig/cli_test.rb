@@ -60,6 +60,22 @@ class CLITest < Minitest::Test
     end
   end
 
+  # A ruby-bench checkout after -- is a script workload whose --param bench names the benchmarks.
+  def test_a_ruby_bench_checkout_needs_bench_names_it_has
+    root = tmpdir
+    write(root, "benchmarks/fib.rb", "require_relative '../harness/loader'\nrun_benchmark(1) { }\n")
+    status, _, err = run_cli("compare", "-r", "system", "--results", File.join(tmpdir, "r"), "--", root)
+    assert_one_line_error(status, err, /\Arubyrig: error: --param needs `bench` for a ruby-bench checkout: the benchmarks to run, e\.g\. bench=fib,nbody,railsbench$/, expected_status: 2)
+    status, _, err = run_cli("compare", "-r", "system", "--param", "bench=fib,fibb", "--results", File.join(tmpdir, "r"), "--", root)
+    assert_one_line_error(status, err, /\Arubyrig: error: --param bench names 'fibb', which is not a benchmark of #{root}; did you mean 'fib'\?$/, expected_status: 2)
+  end
+
+  def test_seconds_per_item_belong_to_benchmark_ips_files
+    file = write(tmpdir, "bench.rb", "Rubyrig.bench { }\n")
+    status, _, err = run_cli("compare", "-r", "system", "--duration-s", "2", "--results", File.join(tmpdir, "r"), "--", file)
+    assert_one_line_error(status, err, /\Arubyrig: error: --duration-s applies to benchmark-ips files only \(seconds per item\); this file uses the rubyrig harness$/, expected_status: 2)
+  end
+
   def test_parsing_an_http_experiment_does_not_need_wrk
     dir = tmpdir
     write(dir, "exp.yml", "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    wrk: wrk-not-installed\n")

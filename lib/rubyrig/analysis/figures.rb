@@ -30,7 +30,7 @@ module Rubyrig
 
       # report: a Report with every other section computed.
       def self.of(report)
-        measured = report.trials.select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
+        measured = report.measured_by_cell
         Set.new(**KINDS.transform_values { |name| const_get(name).new(report, measured).figures.freeze }).freeze
       end
 

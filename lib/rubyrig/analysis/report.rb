@@ -1,15 +1,28 @@
-# Everything a reporter shows, computed once by Analysis#analyze: the run's metadata, cells and trials,
-# per-cell summaries, comparisons with verdicts, the sections (HTTP, sweeps, YJIT memory, profiles,
-# GVL traces, gem sets, warnings) and the figures (what each picture shows, with its axes). Reporters only
-# format it; nothing here computes statistics.
+# Everything a reporter shows, computed once by Analysis#analyze: the run's metadata, cells (items of a
+# benchmark-ips file among them) and trials (the recorded ones, and one per item of a batch), per-cell
+# summaries, comparisons with verdicts, the sections (HTTP, sweeps, YJIT memory, profiles, GVL traces,
+# gem sets, warnings) and the figures (what each picture shows, with its axes). Reporters only format
+# it; nothing here computes statistics.
 module Rubyrig
   class Analysis
-    Report = Struct.new(:run, :cells, :trials, :primary, :summaries, :comparisons, :http, :sweeps,
+    Report = Struct.new(:run, :cells, :trials, :item_trials, :primary, :summaries, :comparisons, :http, :sweeps,
       :yjit_memory, :profiles, :traces, :warnings, :figures, :gem_sets, keyword_init: true) do
       def baseline = run.baseline
 
       # The workload's primary metric: the first of its candidates that its batches measured.
       def primary_metric(workload) = primary.fetch(workload) { run.workload(workload).primary_metrics.first }
+
+      # The metric a table of these cells leads with: the workload's primary metric, or for cells that
+      # measured none of it (the whole process of a benchmark-ips file, whose items carry the
+      # iterations) the first other candidate they did measure.
+      def table_metric(workload, cells)
+        primary = primary_metric(workload)
+        return primary if cells.any? { |c| summary(c.key, primary) }
+        run.workload(workload).primary_metrics.find { |m| cells.any? { |c| summary(c.key, m) } } || primary
+      end
+
+      # The ok measured trials of each cell by its key, items' trials included: what statistics count.
+      def measured_by_cell = (trials + item_trials.to_a).select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
 
       def summary(cell_key, metric) = summaries.find { |s| s.cell_key == cell_key && s.metric == metric }
 

@@ -19,7 +19,7 @@ module Rubyrig
         @report = report
         @http = http
         @skipped = skipped
-        @measured = report.trials.select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
+        @measured = report.measured_by_cell
       end
 
       def list

@@ -6,9 +6,11 @@ module Rubyrig
         Usage: rubyrig compare -r RUNTIME -r RUNTIME [options] -- WORKLOAD [ARGS...]
 
         WORKLOAD is builtin:NAME (see `rubyrig workloads`), a Ruby file and its arguments (script
-        workload, run through the in-process harness; without Rubyrig.bench the whole run is timed),
-        a config.ru or Rails app directory (http workload under Puma, loaded by wrk), or any command
-        line (command workload, timed from outside).
+        workload, run through the in-process harness; without Rubyrig.bench the whole run is timed; a
+        ruby-bench benchmark runs through rubyrig's ruby-bench harness, a benchmark-ips file measures
+        each report item apart), a ruby-bench checkout with --param bench=NAME,... , a config.ru or
+        Rails app directory (http workload under Puma, loaded by wrk), or any command line (command
+        workload, timed from outside).
         RUNTIME is [LABEL=]BASE[+variant...]: BASE is system, a version (3.3.8, 3.3), jruby or a path;
         variants are +yjit, +yjit-mem=MiB, +yjit-stats, +jemalloc, +mn. The first -r is the baseline.
 
@@ -45,10 +47,10 @@ module Rubyrig
             raise UsageError, "--param #{key} has an empty value in '#{text}'; write e.g. --param #{key}=1,2" if list.empty? || list.any?(&:empty?)
             params[key] = list.map { |v| typed(v) }
           end
-          opts.on("--iterations N", Integer, "measured iterations per batch for scripts (default: the workload's, else 10)") { |n| workload["iterations"] = n }
-          opts.on("--warmup N", Integer, "warmup iterations per batch for scripts (default: the workload's, else 2)") { |n| workload["warmup"] = n }
-          opts.on("--duration-s N", Integer, "http: measured seconds of load per batch (default: 10)") { |n| workload["duration_s"] = n }
-          opts.on("--warmup-s N", Integer, "http: seconds of warmup load per batch, before the measured run (default: 5)") { |n| workload["warmup_s"] = n }
+          opts.on("--iterations N", Integer, "measured iterations per batch for scripts (default: the workload's, else 10; ruby-bench: MIN_BENCH_ITRS, and MIN_BENCH_TIME 0)") { |n| workload["iterations"] = n }
+          opts.on("--warmup N", Integer, "warmup iterations per batch for scripts (default: the workload's, else 2; ruby-bench: WARMUP_ITRS, else 15)") { |n| workload["warmup"] = n }
+          opts.on("--duration-s N", Integer, "http: measured seconds of load per batch (default: 10); benchmark-ips: seconds per item (default: the file's, else 5)") { |n| workload["duration_s"] = n }
+          opts.on("--warmup-s N", Integer, "http: seconds of warmup load per batch, before the measured run (default: 5); benchmark-ips: warmup seconds per item (default: the file's, else 2)") { |n| workload["warmup_s"] = n }
           opts.on("--seed N", Integer, "seed of the randomized batch order (default: random, recorded)") { |n| raw["seed"] = n }
           opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 or 0-1 (default: no pinning)") { |c| raw["cpus"] = cpu_list("--cpus", c) }
           cpu_split_options(opts)
@@ -68,7 +70,8 @@ module Rubyrig
         workload["params"] = params unless params.empty?
         raw["workloads"] = [workload]
         raw["inherit_env"] = inherit unless inherit.empty?
-        raw["name"] ||= workload["builtin"] || File.basename(Array(workload["script"] || workload["command"] || workload["app"]).first.to_s)
+        raw["name"] ||= workload["builtin"] || (workload["script"] && Drivers::Script.default_name(File.expand_path(workload["script"]))) ||
+          File.basename(Array(workload["command"] || workload["app"]).first.to_s)
         experiment = Experiment.from_data(raw, flags: FLAGS)
         dir ||= default_results_dir(experiment.name)
         command_line = ["rubyrig", "compare", *@argv_original]
@@ -88,6 +91,8 @@ module Rubyrig
         elsif rest.first.end_with?(".rb")
           # A Ruby file is a script whatever follows it; the rest is its ARGV.
           {"script" => rest.first, "args" => rest.drop(1)}
+        elsif rest.size == 1 && Drivers::ScriptForm.suite?(rest.first)
+          {"script" => rest.first}
         elsif rest.size == 1 && (rest.first.end_with?(".ru") || File.file?(File.join(rest.first, "config.ru")))
           {"app" => rest.first}
         else

@@ -6,7 +6,9 @@ module Rubyrig
   module Drivers
     class Base
       # The outcome of one batch, before the runner stamps ids and times on it.
-      Result = Struct.new(:status, :reason, :metrics, :facts, :samples, :artifacts, :warnings, keyword_init: true) do
+      # items: the measured items of a file that holds several (benchmark-ips reports), each
+      # {"item", "metrics", "samples"}, or nil.
+      Result = Struct.new(:status, :reason, :metrics, :facts, :samples, :artifacts, :warnings, :items, keyword_init: true) do
         def self.failed(reason, **rest) = new(status: Trial::FAILED, reason: reason, metrics: {}, facts: {}, samples: {},
           artifacts: [], warnings: [], **rest)
       end
@@ -21,8 +23,9 @@ module Rubyrig
       # Extra keys this kind accepts in an experiment's workload entry.
       def self.option_keys = []
 
-      # Validates and returns the kind-specific options; `fail` is called with (keys, message).
-      def self.load_options(_entry, _builtin, _fail) = {}
+      # Validates and returns the kind-specific options; `fail` is called with (keys, message); target:
+      # what load_target resolved.
+      def self.load_options(_entry, _builtin, _fail, _target = nil) = {}
 
       # The metric shown first in tables for this workload.
       def self.primary_metric(_workload) = "wall_s"
@@ -35,6 +38,15 @@ module Rubyrig
 
       # The Gemfile installed for a workload that names none (after the built-in's).
       def self.default_gemfile(_target) = nil
+
+      # Every Gemfile the workload's batches use: each gets a gem set per runtime before the first batch.
+      def self.gemfiles(workload) = [workload.gemfile].compact
+
+      # The Gemfile of one cell's batches (nil for none).
+      def self.gemfile(workload, _params) = workload.gemfile
+
+      # The files whose content goes into the experiment's digest, by name (nested mappings allowed).
+      def self.digest_paths(workload) = {"target" => workload.target, "gemfile" => workload.gemfile}
 
       # Checks, before the first batch, what would otherwise fail every batch of the runtime; raises
       # an Error with the fix. launch: the runtime's Runtimes::Launch.

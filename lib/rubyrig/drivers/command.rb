@@ -5,7 +5,7 @@ module Rubyrig
     class Command < Base
       def self.option_keys = %w[chdir]
 
-      def self.load_options(entry, _builtin, fail)
+      def self.load_options(entry, _builtin, fail, _target = nil)
         chdir = entry["chdir"]
         return {} if chdir.nil?
         fail.call(["chdir"], "must be a directory path") unless chdir.is_a?(String)
@@ -28,7 +28,7 @@ module Rubyrig
 
       def run
         process = ProcessRun.new(@context)
-        outcome = process.run(argv, env: process.env(ruby_flags_in_rubyopt: true), chdir: chdir)
+        outcome = process.run(argv, env: process.env(inherit_flags: true), chdir: chdir)
         Base::Result.new(
           status: outcome.ok? ? Trial::OK : Trial::FAILED, reason: outcome.ok? ? nil : outcome.failure_reason,
           metrics: outcome.metrics, facts: outcome.facts, samples: {},

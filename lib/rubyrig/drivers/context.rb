@@ -33,8 +33,9 @@ module Rubyrig
 
       # The argv that starts the runtime's Ruby with its flags, its gem set loaded when it has one,
       # then `rest` (a file or -e and its arguments): the one way rubyrig starts a measured Ruby.
-      def ruby_argv(*rest)
-        [launch.interpreter.path, *launch.ruby_flags, *(bundle_env ? ["-rbundler/setup"] : []), *rest]
+      # bundler_setup: false leaves activating the gem set to the program (ruby-bench's use_gemfile).
+      def ruby_argv(*rest, bundler_setup: true)
+        [launch.interpreter.path, *launch.ruby_flags, *((bundle_env && bundler_setup) ? ["-rbundler/setup"] : []), *rest]
       end
     end
   end

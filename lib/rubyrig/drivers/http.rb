@@ -25,7 +25,7 @@ module Rubyrig
 
       def self.option_keys = HttpOptions.keys
 
-      def self.load_options(entry, builtin, fail) = HttpOptions.load(entry, builtin, fail)
+      def self.load_options(entry, builtin, fail, _target = nil) = HttpOptions.load(entry, builtin, fail)
 
       def self.primary_metric(_workload) = "requests_per_s"
 

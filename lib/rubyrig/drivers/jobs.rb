@@ -26,7 +26,7 @@ module Rubyrig
 
       def self.option_keys = %w[database stubs log_level redis warmup_jobs]
 
-      def self.load_options(entry, builtin, fail)
+      def self.load_options(entry, builtin, fail, _target = nil)
         if builtin.nil? && !entry.key?("gemfile")
           fail.call([], "needs `gemfile:` with sidekiq in it, e.g. gemfile: Gemfile containing gem \"sidekiq\"")
         end

@@ -61,14 +61,19 @@ module Rubyrig
 
       # The environment of a measured Ruby: only what InheritedEnv passes on of rubyrig's own, then
       # variant settings, the probe in RUBYOPT (so that child Ruby processes report too), the
-      # interpreter first on PATH, and the cell's parameters.
-      def env(ruby_flags_in_rubyopt: false)
+      # interpreter first on PATH, and the cell's parameters. inherit_flags: the runtime's flags
+      # (--yjit...) also go where every Ruby the workload starts itself reads them: RUBYOPT for CRuby,
+      # JRUBY_OPTS for JRuby (whose RUBYOPT refuses its -X options).
+      def env(inherit_flags: false)
+        flags = inherit_flags ? @launch.ruby_flags : []
+        jruby = @launch.interpreter.jruby?
         rubyopt = ["-r#{PROBE_LOADER}"]
         rubyopt << "-r#{DIAGNOSTICS}" if @context.diagnostics
-        rubyopt.concat(@launch.ruby_flags) if ruby_flags_in_rubyopt
+        rubyopt.concat(flags) unless jruby
         rubyopt << @launch.runtime.env["RUBYOPT"] if @launch.runtime.env["RUBYOPT"]
+        jruby_opts = (jruby && !flags.empty?) ? {"JRUBY_OPTS" => [*flags, @launch.env["JRUBY_OPTS"]].compact.join(" ")} : {}
         base = InheritedEnv.withheld(@context.inherit_env.to_a).merge(@launch.env)
-        base.merge(@context.bundle_env || {}).merge(@context.diagnostics&.env || {}).merge(
+        base.merge(@context.bundle_env || {}).merge(@context.diagnostics&.env || {}).merge(jruby_opts).merge(
           "RUBYOPT" => rubyopt.join(" "),
           "RUBYRIG_PROBE_DIR" => probe_dir,
           "RUBYRIG_PROBE_ISEQ" => @launch.probe_iseq,

@@ -11,9 +11,10 @@ module Rubyrig
 
     module_function
 
-    # data: the experiment Hash as stored in run.json; workloads: the validated Experiment's workloads.
-    def of(data, workloads)
-      files = workloads.to_h { |w| [w.name, {"target" => content(w.target), "gemfile" => content(w.gemfile)}.compact] }
+    # data: the experiment Hash as stored in run.json; workloads: the validated Experiment's workloads;
+    # paths: workload -> the files of its digest by name (its driver's digest_paths).
+    def of(data, workloads, paths: ->(w) { {"target" => w.target, "gemfile" => w.gemfile} })
+      files = workloads.to_h { |w| [w.name, contents(paths.call(w))] }
       "sha256:#{Digest::SHA256.hexdigest(JSON.generate(canonical("experiment" => data, "files" => files)))}"
     end
 
@@ -23,6 +24,11 @@ module Rubyrig
       when Array then value.map { |v| canonical(v) }
       else value
       end
+    end
+
+    # name => content digest, for nested mappings too; names without content are left out.
+    def contents(named)
+      named.to_h { |name, path| [name, path.is_a?(Hash) ? contents(path) : content(path)] }.compact
     end
 
     # The content digest of a file, or of every file under a directory by relative path; nil for

@@ -116,7 +116,7 @@ module Rubyrig
       def groups
         @report.groups.map do |workload, params, cells|
           title = [workload, Format.params(params)].reject(&:empty?).join(" · ")
-          primary = @report.primary_metric(workload)
+          primary = @report.table_metric(workload, cells)
           plot = @figures.distributions.find { |d| d.workload == workload && d.params == params }
           tables = ([primary] + Metrics.headline(primary)).filter_map { |m| metric_table(cells, m) }
           "<h2>#{esc(title)}</h2>#{Charts::Distribution.render(plot, @styles) if plot}#{tables.first}#{host_table(cells, primary)}#{tables.drop(1).join}"

@@ -92,7 +92,9 @@ module Rubyrig
             c = @report.comparison(cell.runtime, cell.workload, cell.params, primary)
             rss = @report.summary(cell.key, memory.name)
             rc = @report.comparison(cell.runtime, cell.workload, cell.params, memory.name)
-            lines << "| #{text(Format.params(params))} | #{code(cell.runtime, table: true)} | #{s&.n || 0} | #{Format.value(s&.median, definition.unit)} | " \
+            # A cell without the primary metric (a benchmark-ips file's whole process) still counts its batches.
+            n = s&.n || rss&.n || 0
+            lines << "| #{text(Format.params(params))} | #{code(cell.runtime, table: true)} | #{n} | #{Format.value(s&.median, definition.unit)} | " \
               "#{Format.percent(s&.cv)} | #{ratio_cell(cell, c)} | #{Format.p_value(c.p_adjusted) if c} | " \
               "#{c&.verdict || ""} | #{Format.bytes(rss&.median)} | #{"#{Format.ratio(rc.ratio)} #{Format.ci(rc.ci)}" if rc} |"
           end

@@ -37,7 +37,7 @@ module Rubyrig
       private
 
       def group(workload, params, cells)
-        primary = @report.primary_metric(workload)
+        primary = @report.table_metric(workload, cells)
         definition = Metrics.fetch(primary)
         direction = definition.higher_is_better ? "higher is better" : "lower is better"
         title = [workload, Format.params(params)].reject(&:empty?).join(" · ")

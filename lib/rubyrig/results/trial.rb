@@ -1,10 +1,11 @@
-# The record of one executed batch: status, metrics, probe facts, samples, artifacts and the host it ran
-# on (the block of the statistics when a run's batches come from several hosts).
+# The record of one executed batch: status, metrics, probe facts, samples, artifacts, the host it ran
+# on (the block of the statistics when a run's batches come from several hosts), and the items measured
+# apart inside it (benchmark-ips reports: each {"item", "metrics", "samples"}).
 module Rubyrig
   Trial = Struct.new(
     :batch_id, :cell_key, :runtime, :workload, :params, :batch, :round, :diagnostic,
     :status, :reason, :started_at, :finished_at, :duration_s,
-    :metrics, :facts, :samples, :artifacts, :warnings, :host_id,
+    :metrics, :facts, :samples, :artifacts, :warnings, :host_id, :items,
     keyword_init: true
   )
 

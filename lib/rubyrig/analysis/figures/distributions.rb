@@ -10,7 +10,7 @@ module Rubyrig
 
         def figures
           @report.groups.filter_map do |workload, params, cells|
-            metric = @report.primary_metric(workload)
+            metric = @report.table_metric(workload, cells)
             shown = cells.map { |cell| distribution(cell, metric) }
             next if shown.all? { |d| d.n.zero? }
             definition = Metrics.fetch(metric)

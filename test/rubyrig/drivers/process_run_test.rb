@@ -1,0 +1,41 @@
+# The environment of a measured Ruby: the probe always reaches child Ruby processes through RUBYOPT,
+# and with inherit_flags the runtime's flags do too (JRuby's through JRUBY_OPTS), so that a Ruby a
+# workload starts itself (ruby-bench's setup commands, a command's own ruby) runs the same runtime.
+require "test_helper"
+
+class ProcessRunTest < Minitest::Test
+  def launch(spec, engine: "ruby", flags: [], env: {})
+    interpreter = Rubyrig::Runtimes::Interpreter.new(name: "x", path: "/rubies/x/bin/ruby", source: "test", engine: engine,
+      version: (engine == "jruby") ? "9.4.8.0" : "3.3.8", ruby_version: "3.3.8", description: "x", platform: "x86_64-linux",
+      yjit: true, jemalloc_linked: false, configure_args: "", fingerprint: "fx").freeze
+    jemalloc = Struct.new(:path, :problem).new("/usr/lib/libjemalloc.so.2", nil)
+    Rubyrig::Runtimes::Launch.compose(Rubyrig::Runtime.parse(spec, flags: flags, env: env), interpreter, jemalloc: jemalloc)
+  end
+
+  def env(launch, **options)
+    cell = Rubyrig::Cell.new(index: 0, runtime: launch.runtime.label, workload: "w", params: {})
+    workload = Rubyrig::Workload.new(name: "w", kind: "script", target: "/x.rb", params: {}, options: {})
+    context = Rubyrig::Drivers::Context.new(batch: Rubyrig::Plan::Batch.new(id: "c0-b1", cell: cell), workload: workload,
+      launch: launch, artifacts_dir: tmpdir)
+    Rubyrig::Drivers::ProcessRun.new(context).env(**options)
+  end
+
+  def test_the_variants_flags_reach_child_rubies_through_rubyopt
+    rubyopt = env(launch("x+yjit-mem=32"), inherit_flags: true)["RUBYOPT"].split
+    assert_match(/\A-r.*probe\/loader\.rb\z/, rubyopt.first)
+    assert_equal ["--yjit", "--yjit-exec-mem-size=32"], rubyopt.drop(1)
+    assert_equal 1, env(launch("x+yjit"))["RUBYOPT"].split.size, "without inherit_flags only the probe"
+  end
+
+  def test_a_runtimes_own_rubyopt_comes_last
+    rubyopt = env(launch("x+yjit", env: {"RUBYOPT" => "-W0"}), inherit_flags: true)["RUBYOPT"].split
+    assert_equal ["--yjit", "-W0"], rubyopt.drop(1)
+  end
+
+  def test_jruby_flags_go_to_jruby_opts_which_its_rubyopt_would_refuse
+    e = env(launch("x", engine: "jruby", flags: ["-Xcompile.invokedynamic=true"], env: {"JRUBY_OPTS" => "--dev"}), inherit_flags: true)
+    assert_equal "-Xcompile.invokedynamic=true --dev", e["JRUBY_OPTS"]
+    assert_equal 1, e["RUBYOPT"].split.size
+    assert_equal "--dev", env(launch("x", engine: "jruby", env: {"JRUBY_OPTS" => "--dev"}), inherit_flags: true)["JRUBY_OPTS"]
+  end
+end

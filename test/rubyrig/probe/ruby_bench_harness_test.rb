@@ -1,0 +1,79 @@
+require "test_helper"
+
+# rubyrig's implementation of ruby-bench's harness contract, loaded the way ruby-bench swaps harnesses:
+# a benchmark requires ../harness/loader, whose `require "harness"` finds the harness folder given
+# with -I first (here rubyrig's, never the suite's own).
+class RubyBenchHarnessTest < Minitest::Test
+  DIR = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/ruby_bench")
+
+  # A ruby-bench-like tree: a loader that looks for "harness" on the load path first, and a harness
+  # of its own that must never load under rubyrig.
+  def suite(body)
+    root = tmpdir
+    write(root, "harness/loader.rb", "begin\n  require \"harness\"\nrescue LoadError\n  $LOAD_PATH << __dir__\n  require \"harness\"\nend\n")
+    write(root, "harness/harness.rb", "raise \"the suite's own harness loaded\"\n")
+    write(root, "benchmarks/b.rb", "require_relative \"../harness/loader\"\n#{body}")
+  end
+
+  def run_bench(body, env: {})
+    file = suite(body)
+    probe_dir = tmpdir
+    _, err, exit = Rubyrig::Child.capture(["ruby", "-I", DIR, file],
+      env: {"RUBYRIG_PROBE_DIR" => probe_dir, "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil}.merge(env))
+    [exit, err, Dir.glob(File.join(probe_dir, "probe-*.json")).map { |f| Rubyrig::TextFile.json(f) }.first, file]
+  end
+
+  def test_warmup_and_measured_iterations_are_timed_apart_with_the_contracts_counts
+    exit, err, facts = run_bench("run_benchmark(3) { sleep 0.005 }\n",
+      env: {"WARMUP_ITRS" => "2", "MIN_BENCH_ITRS" => "4", "MIN_BENCH_TIME" => "0"})
+    assert exit.success?, err
+    assert_equal 2, facts.dig("bench", "warmup_s").size
+    assert_equal 4, facts.dig("bench", "iterations_s").size
+    assert(facts.dig("bench", "iterations_s").all? { |t| t >= 0.005 })
+  end
+
+  # MIN_BENCH_TIME counts the whole loop, warmup included: iterations go on past MIN_BENCH_ITRS until it is reached.
+  def test_the_minimum_time_adds_iterations
+    exit, err, facts = run_bench("run_benchmark(3) { sleep 0.02 }\n",
+      env: {"WARMUP_ITRS" => "1", "MIN_BENCH_ITRS" => "1", "MIN_BENCH_TIME" => "0.2"})
+    assert exit.success?, err
+    times = facts.dig("bench", "warmup_s") + facts.dig("bench", "iterations_s")
+    assert_operator times.sum, :>=, 0.2
+    assert_operator facts.dig("bench", "iterations_s").size, :>=, 5
+  end
+
+  def test_without_any_count_the_block_still_runs_once
+    _, _, facts = run_bench("run_benchmark(3) { }\n", env: {"WARMUP_ITRS" => "0", "MIN_BENCH_ITRS" => "0", "MIN_BENCH_TIME" => "0"})
+    assert_equal 1, facts.dig("bench", "iterations_s").size
+  end
+
+  def test_the_contracts_defaults_and_constants
+    exit, err, facts = run_bench("RubyrigProbe.record(:seen, [WARMUP_ITRS, MIN_BENCH_ITRS, MIN_BENCH_TIME, rand(1000), make_shareable(:x)])\n")
+    assert exit.success?, err
+    assert_equal [15, 10, 10.0, Random.new(1337).rand(1000), "x"], facts["seen"]
+  end
+
+  def test_run_benchmark_twice_is_an_error
+    exit, err, = run_bench("run_benchmark(1) { }\nrun_benchmark(1) { }\n", env: {"WARMUP_ITRS" => "0", "MIN_BENCH_ITRS" => "1", "MIN_BENCH_TIME" => "0"})
+    refute exit.success?
+    assert_match(/run_benchmark may be called once per benchmark/, err)
+  end
+
+  def test_use_gemfile_without_a_gem_set_names_the_fix
+    exit, err, = run_bench("use_gemfile\n")
+    refute exit.success?
+    assert_match(/use_gemfile: rubyrig installed no gem set for .*; put the Gemfile beside the benchmark or give it with gemfile:/, err)
+  end
+
+  def test_use_gemfile_runs_the_setup_command_in_the_current_directory_and_fails_with_it
+    gemfile = write(tmpdir, "Gemfile", "source \"https://rubygems.org\"\n")
+    File.write("#{gemfile}.lock", "GEM\n  remote: https://rubygems.org/\n  specs:\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n")
+    exit, err, _, file = run_bench("Dir.chdir(__dir__)\nuse_gemfile(extra_setup_cmd: \"ruby -e 'File.write(%q(done), 1)'\")\nrun_benchmark(1) { }\n",
+      env: {"BUNDLE_GEMFILE" => gemfile, "WARMUP_ITRS" => "0", "MIN_BENCH_ITRS" => "1", "MIN_BENCH_TIME" => "0"})
+    assert exit.success?, err
+    assert File.exist?(File.join(File.dirname(file), "done")), "the setup command ran in the benchmark's directory"
+    exit, err, = run_bench("use_gemfile(extra_setup_cmd: \"false\")\n", env: {"BUNDLE_GEMFILE" => gemfile})
+    refute exit.success?
+    assert_match(/use_gemfile: the setup command `false` failed in /, err)
+  end
+end
