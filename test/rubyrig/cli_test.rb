@@ -76,6 +76,15 @@ class CLITest < Minitest::Test
     assert_one_line_error(status, err, /\Arubyrig: error: --duration-s applies to benchmark-ips files only \(seconds per item\); this file uses the rubyrig harness$/, expected_status: 2)
   end
 
+  def test_fractions_of_a_second_are_for_benchmark_ips_and_whole_seconds_for_wrk
+    status, _, err = run_cli("compare", "-r", "system", "--warmup-s", "0.5", "--results", File.join(tmpdir, "r"), "--", "builtin:rack-hello")
+    assert_one_line_error(status, err, /\Arubyrig: error: --warmup-s must be a whole number of seconds, 0 or more \(wrk takes whole seconds\), got 0\.5$/, expected_status: 2)
+    file = write(tmpdir, "ips.rb", "require 'benchmark/ips'\nBenchmark.ips { |x| x.report('a') { } }\n")
+    status, out, err = run_cli("compare", "-r", "system", "--duration-s", "x", "--", file)
+    assert_one_line_error(status, err, /invalid argument: --duration-s x/, expected_status: 2)
+    assert_empty out
+  end
+
   def test_parsing_an_http_experiment_does_not_need_wrk
     dir = tmpdir
     write(dir, "exp.yml", "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    wrk: wrk-not-installed\n")

@@ -49,8 +49,8 @@ module Rubyrig
           end
           opts.on("--iterations N", Integer, "measured iterations per batch for scripts (default: the workload's, else 10; ruby-bench: MIN_BENCH_ITRS, and MIN_BENCH_TIME 0)") { |n| workload["iterations"] = n }
           opts.on("--warmup N", Integer, "warmup iterations per batch for scripts (default: the workload's, else 2; ruby-bench: WARMUP_ITRS, else 15)") { |n| workload["warmup"] = n }
-          opts.on("--duration-s N", Integer, "http: measured seconds of load per batch (default: 10); benchmark-ips: seconds per item (default: the file's, else 5)") { |n| workload["duration_s"] = n }
-          opts.on("--warmup-s N", Integer, "http: seconds of warmup load per batch, before the measured run (default: 5); benchmark-ips: warmup seconds per item (default: the file's, else 2)") { |n| workload["warmup_s"] = n }
+          opts.on("--duration-s N", Float, "http: measured seconds of load per batch (default: 10); benchmark-ips: seconds per item (default: the file's, else 5)") { |n| workload["duration_s"] = whole_or_fraction(n) }
+          opts.on("--warmup-s N", Float, "http: seconds of warmup load per batch, before the measured run (default: 5); benchmark-ips: warmup seconds per item (default: the file's, else 2)") { |n| workload["warmup_s"] = whole_or_fraction(n) }
           opts.on("--seed N", Integer, "seed of the randomized batch order (default: random, recorded)") { |n| raw["seed"] = n }
           opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 or 0-1 (default: no pinning)") { |c| raw["cpus"] = cpu_list("--cpus", c) }
           cpu_split_options(opts)
@@ -99,6 +99,9 @@ module Rubyrig
           {"command" => rest}
         end
       end
+
+      # Seconds as given: 2 stays the whole number wrk needs, 0.5 the fraction benchmark-ips accepts.
+      def whole_or_fraction(seconds) = (seconds == seconds.floor) ? seconds.to_i : seconds
 
       def typed(text)
         case text
