@@ -46,7 +46,7 @@ class BenchmarkIpsTest < Minitest::Test
       assert_operator c["ci"][0], :<, c["ci"][1]
     end
     assert_equal "iterations_per_s", report["primary_metrics"]["concat.rb"]
-    rows = CSV.read(csv, headers: true).select { |r| r["section"] == "cell" && r["metric"] == "iterations_per_s" }
+    rows = CSV.read(csv, headers: true, encoding: "UTF-8").select { |r| r["section"] == "cell" && r["metric"] == "iterations_per_s" }
     assert_equal ["item=interpolation", "item=interpolation", "item=plus", "item=plus"], rows.map { |r| r["params"] }.sort
     assert_match(/^concat\.rb · item=interpolation\n  iterations\/s \(higher is better\)/, out)
     assert_match(/^concat\.rb · item=plus\n/, out)

@@ -63,7 +63,7 @@ class PlainScriptTest < Minitest::Test
     assert_equal 1, status
     assert_empty out
     assert_equal 1, err.lines.size, err
-    assert_match(/\Arubyrig: error: .*bench\.rb does not exist; give the path of a Ruby file$/, err)
+    assert_match(/\Arubyrig: error: .*bench\.rb does not exist; give the path of a Ruby file \(or of a ruby-bench checkout, a directory with benchmarks\/\)$/, err)
     refute File.exist?(run), "no run was started"
   end
 

@@ -3,13 +3,16 @@
 # SIGILL) with its crash report, a "[BUG] ..." line, and then aborts (SIGABRT): the reason names the
 # fault it reports. A SIGKILL that rubyrig did not send while the kernel's OOM killer ran (the
 # oom_kill count in /proc/vmstat rose) is said to look like the OOM killer, and is certain when the
-# kernel log, where readable (root), names the process.
+# kernel log, where readable (root), names the process. The log names pids as the machine's first PID
+# namespace sees them, so in a container or chroot with its own namespace it cannot name ours.
 module Rubyrig
   module ExitCause
     BUG = /\[BUG\] (.+)/
     # Ruby's crash report names the fault in words; the signal behind each.
     FAULTS = {"Segmentation fault" => "SIGSEGV", "Bus Error" => "SIGBUS", "Illegal instruction" => "SIGILL"}.freeze
     KMSG_BYTES = 8192
+    # The kernel's fixed inode for the first PID namespace (PROC_PID_INIT_INO), as /proc/self/ns/pid shows it.
+    INITIAL_PID_NAMESPACE = "pid:[4026531836]"
 
     module_function
 
@@ -22,7 +25,9 @@ module Rubyrig
 
     # How exit came about, e.g. "killed by SIGKILL from the kernel's OOM killer (out of memory)".
     # oom_kills_before: the count when the process started; stderr_path: its stderr, for Ruby's report.
-    def describe(exit, pid:, stderr_path: nil, oom_kills_before: nil, vmstat: "/proc/vmstat", kmsg: "/dev/kmsg")
+    # pid_namespace: the link that says which PID namespace pid belongs to.
+    def describe(exit, pid:, stderr_path: nil, oom_kills_before: nil, vmstat: "/proc/vmstat", kmsg: "/dev/kmsg",
+      pid_namespace: "/proc/self/ns/pid")
       text = exit.describe
       case exit.signal
       when "ABRT"
@@ -31,7 +36,7 @@ module Rubyrig
         fault = FAULTS.find { |words, _| bug.include?("[BUG] #{words}") }&.last
         "#{fault ? "crashed with #{fault}" : "crashed"} (Ruby's crash report: #{bug[0, 200]}), then #{text} by the report's abort"
       when "KILL"
-        "#{text}#{oom_note(pid, oom_kills_before, vmstat, kmsg)}"
+        "#{text}#{oom_note(pid, oom_kills_before, vmstat, kmsg, pid_namespace)}"
       else
         text
       end
@@ -44,19 +49,29 @@ module Rubyrig
       nil
     end
 
-    def oom_note(pid, before, vmstat, kmsg)
+    def oom_note(pid, before, vmstat, kmsg, pid_namespace)
       after = oom_kills(vmstat)
       return "" unless before && after && after > before
-      victims = oom_victims(kmsg)
+      own_namespace = !initial_pid_namespace?(pid_namespace)
+      victims = oom_victims(kmsg) unless own_namespace
       if victims.nil?
         kills = after - before
+        unsure = own_namespace ? "the kernel log names pids as the machine's first PID namespace sees them, not as this one does" :
+          "the kernel log, not readable here, would say which"
         " and looks like the kernel's OOM killer (out of memory): it killed #{kills} process#{"es" if kills > 1} during the batch " \
-          "(oom_kill in /proc/vmstat); the kernel log, not readable here, would say which"
+          "(oom_kill in /proc/vmstat); #{unsure}"
       elsif victims.include?(pid)
         " from the kernel's OOM killer (out of memory; the kernel log names pid #{pid})"
       else
         ""
       end
+    end
+
+    # Whether this process is in the machine's first PID namespace (true where the link is unreadable).
+    def initial_pid_namespace?(link = "/proc/self/ns/pid")
+      File.readlink(link) == INITIAL_PID_NAMESPACE
+    rescue SystemCallError # no /proc: nothing says otherwise
+      true
     end
 
     # Pids the kernel log says the OOM killer killed, or nil when the log is not readable (not root).

@@ -124,9 +124,12 @@ class ContainmentTest < Minitest::Test
         sleep
       RUBY
       # bash stays the namespace's pid 1 (whose end kills all in it), so that the owner can be killed
-      # alone and its watchdog sweeps.
-      (@owners ||= []) << Process.spawn("unshare", "--pid", "--fork", "--kill-child", "--mount-proc",
-        "bash", "-c", "#{RbConfig.ruby} #{script}; sleep 60", pgroup: true)
+      # alone and its watchdog sweeps. It mounts the namespace's own /proc, as a container does, on a
+      # private copy of this /proc (unshare's --mount-proc would first make "/" private, which fails in
+      # a chroot such as bin/fresh-machine-check's, where "/" is no mount point).
+      own_proc = "mount --make-private /proc && mount -t proc proc /proc"
+      (@owners ||= []) << Process.spawn("unshare", "--pid", "--fork", "--kill-child", "--mount", "--propagation", "unchanged",
+        "bash", "-c", "#{own_proc} && #{RbConfig.ruby} #{script}; sleep 60", pgroup: true)
       token, cgroup = wait_for { File.size?(File.join(dir, "ids")) && Rubyrig::TextFile.read(File.join(dir, "ids")).split }
       wait_for { sleeps("#{token}.").size == 3 }
       Rubyrig::Containment.new(cgroups: cgroups).start
