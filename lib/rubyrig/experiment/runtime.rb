@@ -5,9 +5,6 @@ module Rubyrig
 
     class Runtime
       VARIANT_PATTERN = /\A(?<name>[a-z][a-z-]*)(?:=(?<value>[^+=]+))?\z/
-      # Every variant rubyrig knows; the ones with a value say what the value is.
-      VARIANTS = %w[yjit yjit-mem yjit-stats jemalloc mn].freeze
-      VALUED = {"yjit-mem" => "a size in MiB, e.g. +yjit-mem=32"}.freeze
       LABEL_PATTERN = /\A(?<label>[A-Za-z0-9_.:-]+)=(?<rest>.+)\z/
 
       # A spec whose variant lists several values ("3.3.8+yjit-mem=16,32,64") names one runtime per value.
@@ -44,18 +41,19 @@ module Rubyrig
         ).freeze
       end
 
-      # [name, value] of one "+variant" text, checked against the known variants.
+      # [name, value] of one "+variant" text, checked against the registered variants (Runtimes::Variants).
       def self.variant(text, spec)
         m = VARIANT_PATTERN.match(text)
         raise RuntimeSpecError, "bad variant '#{text}' in runtime '#{spec}': write e.g. +yjit or +yjit-mem=32" unless m
         name = m[:name]
-        unless VARIANTS.include?(name)
-          raise RuntimeSpecError, "unknown variant +#{name} in runtime '#{spec}'; #{Suggest.hint(name, VARIANTS, quote: "", prefix: "+")}"
+        variant = Runtimes::Variants.find(name)
+        unless variant
+          raise RuntimeSpecError, "unknown variant +#{name} in runtime '#{spec}'; #{Suggest.hint(name, Runtimes::Variants.names, quote: "", prefix: "+")}"
         end
-        if VALUED.key?(name) && !m[:value].to_s.match?(/\A[1-9]\d*\z/)
-          raise RuntimeSpecError, "runtime '#{spec}': +#{name} needs #{VALUED[name]}"
+        if variant.value && !variant.valid?(m[:value])
+          raise RuntimeSpecError, "runtime '#{spec}': +#{name} needs #{variant.value}"
         end
-        raise RuntimeSpecError, "runtime '#{spec}': +#{name} takes no value; write +#{name}" if !VALUED.key?(name) && m[:value]
+        raise RuntimeSpecError, "runtime '#{spec}': +#{name} takes no value; write +#{name}" if !variant.value && m[:value]
         [name, m[:value] || true]
       end
 

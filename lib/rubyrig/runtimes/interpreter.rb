@@ -10,8 +10,8 @@ module Rubyrig
 
       def jruby? = engine == "jruby"
 
-      # M:N thread scheduling exists from CRuby 3.3 on.
-      def mn? = cruby? && version_at_least?("3.3")
+      # Whether it schedules M:N threads when asked (Variants::Mn).
+      def mn? = Variants::Mn.supported?(self)
 
       def version_at_least?(wanted)
         Gem::Version.new(version) >= Gem::Version.new(wanted)
