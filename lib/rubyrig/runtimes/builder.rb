@@ -24,7 +24,6 @@ module Rubyrig
       MARKER = "rubyrig-build.json"
       VERSION_PATTERN = /\A\d+\.\d+\.\d+(?:-[a-z0-9]+)?\z/
       NAME_PATTERN = /\A[A-Za-z0-9][A-Za-z0-9._-]*\z/
-      MIN_RUSTC = Gem::Version.new("1.58.0")
       # Inherited settings that would change what configure, make or the built ruby do.
       NEUTRALIZED_ENV = %w[RUBYOPT RUBYLIB GEM_HOME GEM_PATH BUNDLE_GEMFILE BUNDLE_BIN_PATH BUNDLER_SETUP
         RUBY_YJIT_ENABLE LD_PRELOAD MAKEFLAGS MFLAGS MAKELEVEL].freeze
@@ -268,7 +267,7 @@ module Rubyrig
           if rustc
             args << "--enable-yjit"
           else
-            @progress.note("No rustc >= #{MIN_RUSTC} found on PATH or in ~/.cargo/bin: building without YJIT " \
+            @progress.note("No rustc >= #{Rustc::MIN_VERSION} found on PATH or in ~/.cargo/bin: building without YJIT " \
               "(install rustc, e.g. apt-get install rustc, for +yjit)")
           end
         end
@@ -284,25 +283,14 @@ module Rubyrig
       def jobs(request) = request.jobs || Etc.nprocessors
 
       # rustc on PATH or in ~/.cargo/bin, with its version, when new enough for YJIT.
-      def find_rustc
-        @rustc ||= [Processes::Which.find("rustc", path: @env.fetch("PATH", "")), cargo_rustc].compact.filter_map do |path|
-          out, _err, exit = Processes::Child.capture([path, "--version"], timeout_s: 30)
-          number = out[/\d+\.\d+\.\d+/]
-          {path: path, version: out.strip} if exit.success? && number && Gem::Version.new(number) >= MIN_RUSTC
-        end.first
-      end
-
-      def cargo_rustc
-        path = File.join(@env.fetch("HOME", Dir.home), ".cargo", "bin", "rustc")
-        Processes::Which.executable?(path) ? path : nil
-      end
+      def find_rustc = (@rustc ||= Rustc.new(@env).find)
 
       # The environment of every build command: rustc's directory on PATH and nothing inherited that
       # changes how Ruby builds or runs.
       def build_env
         @build_env ||= begin
           dirs = @env.fetch("PATH", "").split(File::PATH_SEPARATOR)
-          rustc_dir = cargo_rustc && File.dirname(cargo_rustc)
+          rustc_dir = Rustc.new(@env).cargo_path&.then { |path| File.dirname(path) }
           dirs.unshift(rustc_dir) if rustc_dir && !dirs.include?(rustc_dir)
           NEUTRALIZED_ENV.to_h { |k| [k, nil] }.merge("PATH" => dirs.join(File::PATH_SEPARATOR))
         end
