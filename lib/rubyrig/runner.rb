@@ -10,21 +10,21 @@ module Rubyrig
     attr_reader :store
 
     # raw: the experiment data as given (file or CLI), stored so that a resume can re-validate it.
-    # drivers: the registry that maps a workload kind to its driver class (Drivers, or a test's own).
-    def initialize(experiment:, raw:, settings:, catalog:, progress:, drivers: Drivers)
+    # kinds: the registry that finds a workload's kind (Kinds, or a test's own).
+    def initialize(experiment:, raw:, settings:, catalog:, progress:, kinds: Kinds)
       @experiment = experiment
       @raw = raw
       @settings = settings
       @catalog = catalog
       @progress = progress
-      @drivers = drivers
+      @kinds = kinds
     end
 
     # Starts a new run in dir and executes it. command: the subcommand that started it (compare, run, demo);
     # shard: the Shard this run is, or nil.
     def start(dir, command:, command_line:, shard: nil)
       prepare
-      plan = Experiment::Plan.build(@experiment, effective: ->(workload, params) { @drivers.fetch(workload.kind).effective_params(workload, params) },
+      plan = Experiment::Plan.build(@experiment, effective: ->(workload, params) { @kinds.fetch(workload.kind).effective_params(params) },
         shard: shard)
       @store = Results::Store.create(dir, initial_meta(plan, command, command_line, shard))
       prepare_workloads
@@ -116,7 +116,7 @@ module Rubyrig
     # of a batch that ran out of room (its files may be cut short): StoreError, and resume measures it.
     def run_batch(batch)
       workload = @experiment.workloads.find { |w| w.name == batch.cell.workload }
-      bundle = @bundles[[batch.cell.runtime, @drivers.fetch(workload.kind).gemfile(workload, batch.cell.params)]]
+      bundle = @bundles[[batch.cell.runtime, @kinds.fetch(workload.kind).gemfile(workload, batch.cell.params)]]
       @store.check_space!("batch #{batch.id} was not started")
       artifacts_dir = @store.prepare_artifacts_dir(batch.id)
       @progress.batch_started(batch)
@@ -147,17 +147,17 @@ module Rubyrig
 
     def measure(batch, workload, bundle, artifacts_dir)
       launch = @launches.fetch(batch.cell.runtime)
-      return Drivers::Base::Result.failed(launch.blocker) if launch.blocker
-      context = Drivers::Context.new(
+      return Kinds::Result.failed(launch.blocker) if launch.blocker
+      context = Kinds::Context.new(
         batch: batch, workload: workload, launch: launch, artifacts_dir: artifacts_dir,
         cpus: @experiment.cpus, timeout_s: workload.timeout_s || @experiment.timeout_s,
         bundle_env: bundle&.env, diagnostics: diagnostics_setup(batch, artifacts_dir),
         server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus, inherit_env: @experiment.inherit_env
       )
-      result = @drivers.fetch(workload.kind).new(context).run
+      result = @kinds.fetch(workload.kind).driver.new(context).run
       collect_diagnostics(batch, context, result)
     rescue Error => e # a batch that cannot even start (missing tool, bad port) fails alone; the run goes on
-      Drivers::Base::Result.failed(e.message)
+      Kinds::Result.failed(e.message)
     rescue SystemCallError # a driver's own file (a config, a log) could not be written: a full disk stops the run
       @store.check_space!("batch #{batch.id} was not recorded (rubyrig could not write its files)")
       raise
@@ -176,7 +176,7 @@ module Rubyrig
         setup[:profile_dir] = File.join(artifacts_dir, "profile").tap { |d| FileUtils.mkdir_p(d) }
       end
       return nil unless setup[:gvl] || setup[:trace_dir] || setup[:profiler]
-      Drivers::DiagnosticsSetup.new(**setup).freeze
+      Kinds::Context::Diagnostics.new(**setup).freeze
     end
 
     # Turns a diagnostic batch's raw files into what the report needs: one trace file per process and
@@ -236,7 +236,7 @@ module Rubyrig
 
     def preflight
       @experiment.workloads.product(@launches.values).each do |workload, launch|
-        @drivers.fetch(workload.kind).preflight(workload, launch)
+        @kinds.fetch(workload.kind).preflight(workload, launch)
       end
     end
 
@@ -255,7 +255,7 @@ module Rubyrig
     # Installs each runtime's gem set for each workload Gemfile before the first batch, so that
     # installation never lands inside a measurement and a failure stops the run at once.
     def prepare_bundles
-      gemfiles = @experiment.workloads.flat_map { |w| @drivers.fetch(w.kind).gemfiles(w) }
+      gemfiles = @experiment.workloads.flat_map { |w| @kinds.fetch(w.kind).gemfiles(w) }
       pairs = gemfiles.uniq.product(@launches.keys)
       pairs.to_h do |gemfile, label|
         interpreter = @launches.fetch(label).interpreter
@@ -274,12 +274,12 @@ module Rubyrig
     # and how long in run.json; its output goes to prepare/<workload>--<runtime>.log in the run.
     def prepare_workloads
       steps = @experiment.workloads.select(&:prepare).product(@launches.keys).map do |workload, label|
-        driver = @drivers.fetch(workload.kind)
+        dir, env = @kinds.fetch(workload.kind).prepare(workload)
         log = @store.path("prepare", "#{Processes::FileName.safe(workload.name)}--#{Processes::FileName.safe(label)}.log")
         @progress.note("Preparing #{workload.name} for #{label}: #{workload.prepare.join(" ")}")
         step = Runtimes::PrepareStep.new(workload: workload, launch: @launches.fetch(label),
-          bundle_env: @bundles[[label, workload.gemfile]]&.env, driver_env: driver.prepare_env(workload),
-          chdir: driver.prepare_dir(workload), log_path: log, inherit_env: @experiment.inherit_env)
+          bundle_env: @bundles[[label, workload.gemfile]]&.env, driver_env: env,
+          chdir: dir, log_path: log, inherit_env: @experiment.inherit_env)
         {"workload" => workload.name, "runtime" => label, "argv" => workload.prepare, "duration_s" => step.run,
          "log" => File.join("prepare", File.basename(log)), "at" => Time.now.utc.iso8601}
       end
@@ -318,7 +318,7 @@ module Rubyrig
         "cpu_settings" => {"server_cpus" => @settings.server_cpus, "load_cpus" => @settings.load_cpus},
         "experiment" => experiment,
         "experiment_digest" => Experiment::ContentDigest.of(experiment, @experiment.workloads,
-          paths: ->(w) { @drivers.fetch(w.kind).digest_paths(w) }),
+          paths: ->(w) { @kinds.fetch(w.kind).digest_paths(w) }),
         "experiment_base_dir" => @experiment.workloads.first&.base_dir,
         "decision" => decision_meta,
         "baseline" => @experiment.baseline,
@@ -348,11 +348,11 @@ module Rubyrig
     end
 
     def workload_meta(workload)
-      driver = @drivers.fetch(workload.kind)
-      extra = driver.run_meta(workload, server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus,
+      kind = @kinds.fetch(workload.kind)
+      extra = kind.run_meta(workload, server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus,
         cpus: @experiment.cpus)
-      {"kind" => workload.kind, "primary_metric" => driver.primary_metric(workload),
-       "primary_metrics" => driver.primary_metrics(workload), "sweeps" => workload.sweeps}.merge(extra)
+      {"kind" => workload.kind, "primary_metric" => kind.primary_metrics.first,
+       "primary_metrics" => kind.primary_metrics, "sweeps" => workload.sweeps}.merge(extra)
     end
 
     def launch_meta(launch)

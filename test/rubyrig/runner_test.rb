@@ -3,33 +3,42 @@ require "test_helper"
 # The runner on its own: a fake driver registry and a catalog that knows one interpreter, so that plan
 # order, appends, effective parameters, preflight, resume and the interpreter check are pure logic.
 class RunnerTest < Minitest::Test
-  # A driver kind that records what it was asked to run and reports the batch number as its metric.
-  class FakeDriver < Rubyrig::Drivers::Base
+  # A driver that records what it was asked to run and reports the batch number as its metric.
+  class FakeDriver
     class << self
       attr_accessor :ran, :preflights
 
-      def primary_metric(_workload) = "wall_s"
-
-      def effective_params(_workload, params) = {"depth" => 3}.merge(params)
-
-      def preflight(workload, launch) = (self.preflights ||= []) << [workload.name, launch.runtime.label]
-    end
-
-    class << self
       # (runtime label, batch number) -> wall_s; by default every batch of a cell differs a little.
       attr_accessor :values
+    end
+
+    def initialize(context)
+      @context = context
     end
 
     def run
       (self.class.ran ||= []) << @context.batch.id
       value = (self.class.values || ->(_runtime, number) { 1.0 + number }).call(@context.cell.runtime, @context.batch.number)
-      Result.new(status: Rubyrig::Results::Trial::OK, metrics: {"wall_s" => value}, facts: {}, samples: {}, artifacts: [], warnings: [])
+      Rubyrig::Kinds::Result.new(status: Rubyrig::Results::Trial::OK, metrics: {"wall_s" => value}, facts: {}, samples: {}, artifacts: [], warnings: [])
     end
   end
 
-  # Maps every kind to FakeDriver.
+  # A kind with a default parameter whose batches run FakeDriver.
+  module FakeKind
+    extend Rubyrig::Kinds::Contract
+
+    def self.kind = "command"
+
+    def self.default_params = {"depth" => 3}
+
+    def self.driver = FakeDriver
+
+    def self.preflight(workload, launch) = (FakeDriver.preflights ||= []) << [workload.name, launch.runtime.label]
+  end
+
+  # Finds FakeKind for every kind.
   module Registry
-    def self.fetch(_kind) = FakeDriver
+    def self.fetch(_kind) = FakeKind
   end
 
   # Resolves every base to the Ruby running the tests, described as `description`.
@@ -57,7 +66,7 @@ class RunnerTest < Minitest::Test
     settings = Rubyrig::Settings.from_env({"HOME" => tmpdir}, out: StringIO.new, err: StringIO.new)
     settings.cache_dir = tmpdir
     Rubyrig::Runner.new(experiment: experiment(extra.transform_keys(&:to_s)), raw: {"x" => 1}, settings: settings,
-      catalog: catalog, progress: Rubyrig::Progress.new(io: @progress, tty: false), drivers: Registry)
+      catalog: catalog, progress: Rubyrig::Progress.new(io: @progress, tty: false), kinds: Registry)
   end
 
   # Same distribution on both runtimes, a 1% wobble: the corrected interval narrows look by look

@@ -12,7 +12,7 @@ module Rubyrig
         Rails app directory (http workload under Puma, loaded by wrk), or any command line (command
         workload, timed from outside).
         RUNTIME is [LABEL=]BASE[+variant...]: BASE is system, a version (3.3.8, 3.3), jruby or a path;
-        variants are +yjit, +yjit-mem=MiB, +yjit-stats, +jemalloc, +mn. The first -r is the baseline.
+        variants are %<variants>s. The first -r is the baseline.
 
         Example: rubyrig compare -r system -r system+yjit --param steps=10000,20000 -- builtin:nbody
 
@@ -30,52 +30,16 @@ module Rubyrig
       }.freeze
 
       def call
-        raw = {"runtimes" => [], "batches" => Experiment::DEFAULT_BATCHES}
-        inherit = []
-        params = {}
-        workload = {}
-        dir = nil
-        parser = OptionParser.new do |opts|
-          opts.banner = BANNER
-          opts.on("-r", "--runtime SPEC", "a runtime to compare (repeat; at least one)") { |r| raw["runtimes"] << r }
-          opts.on("--baseline LABEL", "the runtime the others are compared to (default: the first -r)") { |b| raw["baseline"] = b }
-          opts.on("-b", "--batches N", Integer, "fresh-process batches per cell (default: #{Experiment::DEFAULT_BATCHES})") { |n| raw["batches"] = n }
-          opts.on("-p", "--param NAME=V1,V2", "a workload parameter; a list makes a matrix (repeatable)") do |text|
-            key, values = text.split("=", 2)
-            raise UsageError, "--param needs NAME=VALUE[,VALUE...], got '#{text}'" if values.nil? || key.empty?
-            list = values.split(",", -1)
-            raise UsageError, "--param #{key} has an empty value in '#{text}'; write e.g. --param #{key}=1,2" if list.empty? || list.any?(&:empty?)
-            params[key] = list.map { |v| typed(v) }
-          end
-          opts.on("--iterations N", Integer, "measured iterations per batch for scripts (default: the workload's, else 10; ruby-bench: MIN_BENCH_ITRS, and MIN_BENCH_TIME 0)") { |n| workload["iterations"] = n }
-          opts.on("--warmup N", Integer, "warmup iterations per batch for scripts (default: the workload's, else 2; ruby-bench: WARMUP_ITRS, else 15)") { |n| workload["warmup"] = n }
-          opts.on("--duration-s N", Float, "http: measured seconds of load per batch (default: 10); benchmark-ips: seconds per item (default: the file's, else 5)") { |n| workload["duration_s"] = whole_or_fraction(n) }
-          opts.on("--warmup-s N", Float, "http: seconds of warmup load per batch, before the measured run (default: 5); benchmark-ips: warmup seconds per item (default: the file's, else 2)") { |n| workload["warmup_s"] = whole_or_fraction(n) }
-          opts.on("--seed N", Integer, "seed of the randomized batch order (default: random, recorded)") { |n| raw["seed"] = n }
-          opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 or 0-1 (default: no pinning)") { |c| raw["cpus"] = cpu_list("--cpus", c) }
-          cpu_split_options(opts)
-          inherit_env_option(opts, inherit)
-          opts.on("--timeout SECONDS", Float, "deadline per batch (default: #{Experiment::DEFAULT_TIMEOUT_S})") { |t| raw["timeout_s"] = t }
-          opts.on("--name NAME", "name of the run (default: the workload's name)") { |n| raw["name"] = n }
-          opts.on("--results DIR", "where the run is kept (default: ./rubyrig-results/<timestamp>-<name>)") { |d| dir = d }
-          diagnostics_options(opts, raw)
-          decision_options(opts, raw)
-          export_options(opts)
-        end
+        @raw = {"runtimes" => [], "batches" => Experiment::DEFAULT_BATCHES}
+        @inherit = []
+        @params = {}
+        @workload = {}
         rest = parse(parser)
         return CLI::EXIT_OK unless rest
-        raise UsageError, "give at least one runtime with -r, e.g. -r system -r system+yjit" if raw["runtimes"].empty?
-        raise UsageError, "give the workload after --, e.g. -- builtin:nbody" if rest.empty?
-        workload.merge!(target(rest))
-        workload["params"] = params unless params.empty?
-        raw["workloads"] = [workload]
-        raw["inherit_env"] = inherit unless inherit.empty?
-        raw["name"] ||= workload["builtin"] || (workload["script"] && Drivers::Script.default_name(File.expand_path(workload["script"]))) ||
-          File.basename(Array(workload["command"] || workload["app"]).first.to_s)
-        experiment = Experiment.from_data(raw, flags: FLAGS)
-        dir ||= default_results_dir(experiment.name)
+        experiment = Experiment.from_data(raw_experiment(rest), flags: FLAGS)
+        dir = @dir || default_results_dir(experiment.name)
         command_line = ["rubyrig", "compare", *@argv_original]
-        execute(dir) { runner(experiment, raw).start(dir, command: "compare", command_line: command_line) }
+        execute(dir) { runner(experiment, @raw).start(dir, command: "compare", command_line: command_line) }
       end
 
       def initialize(argv, settings)
@@ -85,19 +49,64 @@ module Rubyrig
 
       private
 
-      def target(rest)
-        if rest.size == 1 && Experiment::Builtins.builtin?(rest.first)
-          {"builtin" => rest.first.delete_prefix(Experiment::Builtins::PREFIX)}
-        elsif rest.first.end_with?(".rb")
-          # A Ruby file is a script whatever follows it; the rest is its ARGV.
-          {"script" => rest.first, "args" => rest.drop(1)}
-        elsif rest.size == 1 && Drivers::ScriptForm.suite?(rest.first)
-          {"script" => rest.first}
-        elsif rest.size == 1 && (rest.first.end_with?(".ru") || File.file?(File.join(rest.first, "config.ru")))
-          {"app" => rest.first}
-        else
-          {"command" => rest}
+      def parser
+        OptionParser.new do |opts|
+          opts.banner = format(BANNER, variants: Rubyrig::Runtimes::Variants.help)
+          opts.on("-r", "--runtime SPEC", "a runtime to compare (repeat; at least one)") { |r| @raw["runtimes"] << r }
+          opts.on("--baseline LABEL", "the runtime the others are compared to (default: the first -r)") { |b| @raw["baseline"] = b }
+          opts.on("-b", "--batches N", Integer, "fresh-process batches per cell (default: #{Experiment::DEFAULT_BATCHES})") { |n| @raw["batches"] = n }
+          workload_options(opts)
+          opts.on("--seed N", Integer, "seed of the randomized batch order (default: random, recorded)") { |n| @raw["seed"] = n }
+          opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 or 0-1 (default: no pinning)") { |c| @raw["cpus"] = cpu_list("--cpus", c) }
+          cpu_split_options(opts)
+          inherit_env_option(opts, @inherit)
+          opts.on("--timeout SECONDS", Float, "deadline per batch (default: #{Experiment::DEFAULT_TIMEOUT_S})") { |t| @raw["timeout_s"] = t }
+          opts.on("--name NAME", "name of the run (default: the workload's name)") { |n| @raw["name"] = n }
+          opts.on("--results DIR", "where the run is kept (default: ./rubyrig-results/<timestamp>-<name>)") { |d| @dir = d }
+          diagnostics_options(opts, @raw)
+          decision_options(opts, @raw)
+          export_options(opts)
         end
+      end
+
+      def workload_options(opts)
+        opts.on("-p", "--param NAME=V1,V2", "a workload parameter; a list makes a matrix (repeatable)") { |text| param(text) }
+        opts.on("--iterations N", Integer, "measured iterations per batch for scripts (default: the workload's, else 10; ruby-bench: MIN_BENCH_ITRS, and MIN_BENCH_TIME 0)") { |n| @workload["iterations"] = n }
+        opts.on("--warmup N", Integer, "warmup iterations per batch for scripts (default: the workload's, else 2; ruby-bench: WARMUP_ITRS, else 15)") { |n| @workload["warmup"] = n }
+        opts.on("--duration-s N", Float, "http: measured seconds of load per batch (default: 10); benchmark-ips: seconds per item (default: the file's, else 5)") { |n| @workload["duration_s"] = whole_or_fraction(n) }
+        opts.on("--warmup-s N", Float, "http: seconds of warmup load per batch, before the measured run (default: 5); benchmark-ips: warmup seconds per item (default: the file's, else 2)") { |n| @workload["warmup_s"] = whole_or_fraction(n) }
+      end
+
+      def param(text)
+        key, values = text.split("=", 2)
+        raise UsageError, "--param needs NAME=VALUE[,VALUE...], got '#{text}'" if values.nil? || key.empty?
+        list = values.split(",", -1)
+        raise UsageError, "--param #{key} has an empty value in '#{text}'; write e.g. --param #{key}=1,2" if list.empty? || list.any?(&:empty?)
+        @params[key] = list.map { |v| typed(v) }
+      end
+
+      # The experiment the flags and the workload after -- describe, as an experiment file would hold it.
+      def raw_experiment(rest)
+        raise UsageError, "give at least one runtime with -r, e.g. -r system -r system+yjit" if @raw["runtimes"].empty?
+        raise UsageError, "give the workload after --, e.g. -- builtin:nbody" if rest.empty?
+        kind, entry = target(rest)
+        @workload.merge!(entry)
+        @workload["params"] = @params unless @params.empty?
+        @raw["workloads"] = [@workload]
+        @raw["inherit_env"] = @inherit unless @inherit.empty?
+        @raw["name"] ||= @workload["builtin"] || kind.run_name(@workload)
+        @raw
+      end
+
+      # [the kind, the workload entry] of the arguments after --: a built-in by name, else the entry of
+      # the first kind whose shortcut takes them (Kinds::Contract#shortcut).
+      def target(rest)
+        return [nil, {"builtin" => rest.first.delete_prefix(Experiment::Builtins::PREFIX)}] if rest.size == 1 && Experiment::Builtins.builtin?(rest.first)
+        Kinds.all.each do |kind|
+          entry = kind.shortcut(rest)
+          return [kind, entry] if entry
+        end
+        raise UsageError, "no workload kind takes #{rest.join(" ")}; see rubyrig compare --help"
       end
 
       # Seconds as given: 2 stays the whole number wrk needs, 0.5 the fraction benchmark-ips accepts.

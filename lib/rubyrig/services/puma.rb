@@ -1,6 +1,6 @@
 # The Puma app server as a measured service. It writes Puma's config for the batch (127.0.0.1, a free
 # port, processes and threads, production), starts Puma with the target runtime from that runtime's
-# gem set through ProcessRun (so that the probe, the Monitor and the variant checks cover the master
+# gem set through Processes::MeasuredRun (so that the probe, the Monitor and the variant checks cover the master
 # and every worker), waits until a GET is answered, and stops it with TERM, a deadline, then KILL of
 # its process group.
 module Rubyrig
@@ -19,7 +19,7 @@ module Rubyrig
 
       attr_reader :port, :boot_s
 
-      # context: the batch's Drivers::Context with cpus set to the server's CPUs.
+      # context: the batch's Kinds::Context with cpus set to the server's CPUs.
       def initialize(context:, rackup:, processes:, threads:, port:, boot_timeout_s:, path: "/", env: {})
         @context = context
         @rackup = rackup
@@ -39,7 +39,7 @@ module Rubyrig
       def start
         File.write(config_path, config_text)
         argv = @context.ruby_argv("-e", LAUNCH, "--", "-C", config_path)
-        @process = Drivers::ProcessRun.new(@context, ruby_root: true, early_facts: true)
+        @process = Processes::MeasuredRun.new(@context, ruby_root: true, early_facts: true)
         @process.start(argv, env: @process.env.merge(@env), chdir: File.dirname(@rackup), log_prefix: LOG_PREFIX)
         @boot_s = wait_until_ready
         self
@@ -61,7 +61,7 @@ module Rubyrig
       # A reading of the whole server tree now (from /proc): its CPU seconds so far and the time.
       def sample = @process.monitor.sample
 
-      # Records end memory, then stops the tree and returns the ProcessRun::Outcome.
+      # Records end memory, then stops the tree and returns the MeasuredRun::Outcome.
       def stop(grace_s: 10.0)
         @process.snapshot
         @process.finish(stopped: true, grace_s: grace_s)

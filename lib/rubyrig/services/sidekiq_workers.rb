@@ -1,4 +1,4 @@
-# The Sidekiq worker processes of one batch: each is a ProcessRun of its own (probe, variant checks,
+# The Sidekiq worker processes of one batch: each is a Processes::MeasuredRun of its own (probe, variant checks,
 # Monitor, process group) in artifacts/worker-N. They boot against the full queue but wait at a gate;
 # the pool says when all are ready, opens the gate, stops them together and sums their metrics.
 require "fileutils"
@@ -17,7 +17,7 @@ module Rubyrig
 
       attr_reader :runs
 
-      # env: what every worker gets on top of its ProcessRun environment; control_dir: where the
+      # env: what every worker gets on top of its MeasuredRun environment; control_dir: where the
       # workers say they are ready and where the gate file appears.
       def initialize(context, processes:, concurrency:, env:, control_dir:)
         @context = context
@@ -35,7 +35,7 @@ module Rubyrig
         @processes.times do |i|
           dir = File.join(@context.artifacts_dir, "worker-#{i + 1}")
           FileUtils.mkdir_p(dir)
-          run = Drivers::ProcessRun.new(Drivers::Context.new(**@context.to_h, artifacts_dir: dir), ruby_root: true, early_facts: true)
+          run = Processes::MeasuredRun.new(@context.with(artifacts_dir: dir), ruby_root: true, early_facts: true)
           @runs << run
           run.start(argv, env: run.env.merge(@env))
         end

@@ -36,7 +36,7 @@ class HarnessTest < Minitest::Test
   # Keys and values with "=", "%", newlines and shell syntax reach the script as they were given.
   def test_params_arrive_as_given_whatever_they_hold
     params = {"plain" => "x", "a=b" => "c=d", "text" => "line1\nline2\r\n%0A 100% $(touch x) 'q' \"d\" | ;", "empty" => ""}
-    context = Rubyrig::Drivers::Context.new(batch: Rubyrig::Experiment::Plan::Batch.new(cell: Rubyrig::Experiment::Cell.new(params: params)))
+    context = Rubyrig::Kinds::Context.new(batch: Rubyrig::Experiment::Plan::Batch.new(cell: Rubyrig::Experiment::Cell.new(params: params, effective_params: params)))
     _, err, facts = run_script(<<~RUBY, env: {"RUBYRIG_PARAMS" => context.params_env})
       RubyrigProbe.record(:seen, #{params.keys.inspect}.map { |k| Rubyrig.param(k, "default") })
     RUBY

@@ -4,8 +4,8 @@
 # then goes whole to the slice that holds its middle, so a slice's count can be off by the jobs of one
 # bin at each edge: with 100 slices, a slice spans at least 20 bins.
 module Rubyrig
-  module Drivers
-    class Jobs < Base
+  module Kinds
+    module Jobs
       class Timeline
         EXACT_LIMIT = 10_000
         MAX_BINS = 4096

@@ -1,4 +1,4 @@
-# Runs one measured process tree under a runtime: composes the environment (probe, variants, gem set),
+# Runs one measured process tree under a runtime, for a batch's context (Kinds::Context): composes the environment (probe, variants, gem set),
 # spawns it pinned and in its own group, samples it with the Monitor, enforces the deadline, then
 # reads every probe file and turns it all into the standard metrics and the variant verdict.
 # Scripts and commands use #run; long-lived servers and workers use #start, #snapshot and #finish.
@@ -6,8 +6,8 @@ require "json"
 require "fileutils"
 
 module Rubyrig
-  module Drivers
-    class ProcessRun
+  module Processes
+    class MeasuredRun
       PROBE_LOADER = File.expand_path("../probe/loader.rb", __dir__)
       HARNESS = File.expand_path("../probe/harness.rb", __dir__)
       DIAGNOSTICS = File.expand_path("../probe/diagnostics.rb", __dir__)
@@ -158,9 +158,7 @@ module Rubyrig
         if probes.empty? && !@launch.expect.empty? && !@ruby_root
           warnings << "no Ruby process reported its facts, so the runtime's variants are unverified"
         end
-        if @launch.expect["mn_active"] && !probes.empty? && probes.none? { |p| p.key?("mn_active") }
-          warnings << "M:N threads could not be checked inside the process (no process reached its exit); RUBY_MN_THREADS=1 was seen"
-        end
+        warnings.concat(@launch.unverified(probes))
         Outcome.new(
           exit: exit, exit_text: exit && exit_text(exit), timed_out: timed_out, stopped: stopped, probes: probes, root_probe: root,
           metrics: metrics(exit, complete, root, monitor), problems: problems.compact, warnings: warnings,

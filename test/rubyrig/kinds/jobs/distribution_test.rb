@@ -3,8 +3,8 @@
 require "test_helper"
 
 class DistributionTest < Minitest::Test
-  Distribution = Rubyrig::Drivers::Jobs::Distribution
-  Timeline = Rubyrig::Drivers::Jobs::Timeline
+  Distribution = Rubyrig::Kinds::Jobs::Distribution
+  Timeline = Rubyrig::Kinds::Jobs::Timeline
 
   def durations(n, seed)
     rng = Random.new(seed)

@@ -2,7 +2,7 @@
 require "test_helper"
 
 class LedgerTest < Minitest::Test
-  Ledger = Rubyrig::Drivers::Jobs::Ledger
+  Ledger = Rubyrig::Kinds::Jobs::Ledger
 
   def setup
     @dir = tmpdir

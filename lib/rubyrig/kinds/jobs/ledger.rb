@@ -7,8 +7,8 @@
 # tells a duplicate, and the distributions and the timeline are streamed (Distribution, Timeline).
 
 module Rubyrig
-  module Drivers
-    class Jobs < Base
+  module Kinds
+    module Jobs
       class Ledger
         PATTERN = "jobs-*.tsv"
 

@@ -16,7 +16,7 @@ class JobsDriverTest < Minitest::Test
     assert_equal "sqlite", workload.options["database"]
     assert File.file?(workload.options["file"])
     assert File.file?(workload.gemfile)
-    assert_equal "jobs_per_s", Rubyrig::Drivers.fetch("jobs").primary_metric(workload)
+    assert_equal "jobs_per_s", Rubyrig::Kinds.fetch("jobs").primary_metrics.first
   end
 
   def test_a_custom_jobs_file_needs_a_gemfile
@@ -66,9 +66,9 @@ class JobsDriverTest < Minitest::Test
   end
 
   def test_percentile_metrics_name_their_unit
-    m = Rubyrig::Drivers::Jobs.percentile_metrics("check_latency", [0.3, 0.1, 0.2])
+    m = Rubyrig::Kinds::Jobs::Driver.percentile_metrics("check_latency", [0.3, 0.1, 0.2])
     assert_equal %w[check_latency_p50_s check_latency_p90_s check_latency_p99_s], m.keys
     assert_in_delta 0.2, m["check_latency_p50_s"], 1e-12
-    assert_equal({}, Rubyrig::Drivers::Jobs.percentile_metrics("x", []))
+    assert_equal({}, Rubyrig::Kinds::Jobs::Driver.percentile_metrics("x", []))
   end
 end

@@ -3,7 +3,7 @@
 # workload starts itself (ruby-bench's setup commands, a command's own ruby) runs the same runtime.
 require "test_helper"
 
-class ProcessRunTest < Minitest::Test
+class MeasuredRunTest < Minitest::Test
   def launch(spec, engine: "ruby", flags: [], env: {})
     interpreter = Rubyrig::Runtimes::Interpreter.new(name: "x", path: "/rubies/x/bin/ruby", source: "test", engine: engine,
       version: (engine == "jruby") ? "9.4.8.0" : "3.3.8", ruby_version: "3.3.8", description: "x", platform: "x86_64-linux",
@@ -15,9 +15,9 @@ class ProcessRunTest < Minitest::Test
   def env(launch, **options)
     cell = Rubyrig::Experiment::Cell.new(index: 0, runtime: launch.runtime.label, workload: "w", params: {})
     workload = Rubyrig::Experiment::Workload.new(name: "w", kind: "script", target: "/x.rb", params: {}, options: {})
-    context = Rubyrig::Drivers::Context.new(batch: Rubyrig::Experiment::Plan::Batch.new(id: "c0-b1", cell: cell), workload: workload,
+    context = Rubyrig::Kinds::Context.new(batch: Rubyrig::Experiment::Plan::Batch.new(id: "c0-b1", cell: cell), workload: workload,
       launch: launch, artifacts_dir: tmpdir)
-    Rubyrig::Drivers::ProcessRun.new(context).env(**options)
+    Rubyrig::Processes::MeasuredRun.new(context).env(**options)
   end
 
   def test_the_variants_flags_reach_child_rubies_through_rubyopt

@@ -17,7 +17,7 @@ class HttpOptionsTest < Minitest::Test
     assert_in_delta 0.01, workload.options["max_error_rate"]
     assert_equal File.join(Rubyrig::Experiment::Builtins::DIR, "rack-hello", "config.ru"), workload.options["rackup"]
     assert_equal File.join(Rubyrig::Experiment::Builtins::DIR, "rack-hello", "Gemfile"), workload.gemfile
-    assert_equal "requests_per_s", Rubyrig::Drivers.fetch("http").primary_metric(workload)
+    assert_equal "requests_per_s", Rubyrig::Kinds.fetch("http").primary_metrics.first
   end
 
   def test_app_key_takes_a_config_ru_and_defaults_to_the_rack_gem_set
@@ -27,7 +27,7 @@ class HttpOptionsTest < Minitest::Test
     workload = exp.workloads.first
     assert_equal File.join(dir, "app", "config.ru"), workload.target
     assert_equal Rubyrig::Experiment::Builtins.fetch("rack-hello").gemfile, workload.gemfile
-    assert_equal "rack", Rubyrig::Drivers::Http.framework(workload.target)
+    assert_equal "rack", Rubyrig::Kinds::Http::Kind.framework(workload.target)
   end
 
   def test_an_app_with_its_own_gemfile_uses_it
@@ -37,7 +37,7 @@ class HttpOptionsTest < Minitest::Test
     write(dir, "rails/Gemfile", "gem 'puma'\n")
     workload = experiment(dir, "runtimes: [system]\nworkloads: [{app: rails}]\n").workloads.first
     assert_equal File.join(dir, "rails", "Gemfile"), workload.gemfile
-    assert_equal "rails", Rubyrig::Drivers::Http.framework(workload.target)
+    assert_equal "rails", Rubyrig::Kinds::Http::Kind.framework(workload.target)
   end
 
   def test_missing_app_names_the_line
@@ -56,8 +56,8 @@ class HttpOptionsTest < Minitest::Test
     workload = experiment(tmpdir, yaml).workloads.first
     assert_equal %w[keepalive client-close], workload.params["connection"]
     assert_equal "/opt/httperf", workload.options["httperf"]
-    assert_equal %w[wrk httperf], Rubyrig::Drivers::Http.generators(workload)
-    error = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Drivers::Http.preflight(workload, nil) }
+    assert_equal %w[wrk httperf], Rubyrig::Kinds::Http::Kind.generators(workload)
+    error = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Kinds::Http::Kind.preflight(workload, nil) }
     assert_match(%r{/opt/httperf is not installed or not executable: install it \(Debian/Ubuntu: apt-get install httperf\)}, error.message)
   end
 
@@ -83,7 +83,7 @@ class HttpOptionsTest < Minitest::Test
 
   def test_a_missing_wrk_is_a_one_line_error_naming_the_fix
     workload = experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    wrk: no-such-wrk-binary\n").workloads.first
-    error = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Drivers::Http.preflight(workload, nil) }
+    error = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Kinds::Http::Kind.preflight(workload, nil) }
     assert_equal "no-such-wrk-binary is not installed or not executable: install it (Debian/Ubuntu: apt-get install wrk) " \
       "or give its path with `wrk: /path/to/wrk`", error.message
   end

@@ -4,8 +4,8 @@
 # holds it: within 0.55% of the exact value however many values come. A value of 0 or less (a job
 # that started in the nanosecond it was pushed) counts as 0.
 module Rubyrig
-  module Drivers
-    class Jobs < Base
+  module Kinds
+    module Jobs
       class Distribution
         EXACT_LIMIT = 10_000
         BINS_PER_OCTAVE = 64

@@ -4,8 +4,8 @@
 require "test_helper"
 
 class ScriptDriverTest < Minitest::Test
-  Form = Rubyrig::Drivers::ScriptForm
-  Script = Rubyrig::Drivers::Script
+  Form = Rubyrig::Kinds::Script::Form
+  Script = Rubyrig::Kinds::Script::Kind
 
   # A tree laid out like ruby-bench: a single-file benchmark, one with its own folder and Gemfile, and
   # a folder of several benchmarks without benchmark.rb.
@@ -58,7 +58,7 @@ class ScriptDriverTest < Minitest::Test
     assert_equal [File.join(root, "benchmarks/railsish/Gemfile")], Script.gemfiles(w)
     assert_nil Script.gemfile(w, {"bench" => "fib"})
     assert_equal File.join(root, "benchmarks/railsish/Gemfile"), Script.gemfile(w, {"bench" => "railsish"})
-    assert_equal({"WARMUP_ITRS" => "15", "MIN_BENCH_ITRS" => "3", "MIN_BENCH_TIME" => "0"}, Script.ruby_bench_env(w))
+    assert_equal({"WARMUP_ITRS" => "15", "MIN_BENCH_ITRS" => "3", "MIN_BENCH_TIME" => "0"}, Rubyrig::Kinds::Script::Driver.ruby_bench_env(w))
     assert_equal %w[bench:fib bench:railsish], Script.digest_paths(w).keys
   end
 
@@ -68,8 +68,8 @@ class ScriptDriverTest < Minitest::Test
     w = exp.workloads.first
     assert_equal "railsish", w.name
     assert_equal File.join(root, "benchmarks/railsish/Gemfile"), w.gemfile
-    assert_equal({"WARMUP_ITRS" => "15", "MIN_BENCH_ITRS" => "10", "MIN_BENCH_TIME" => "10"}, Script.ruby_bench_env(w))
-    assert_equal({"harness" => "ruby-bench", "ruby_bench_env" => Script.ruby_bench_env(w)},
+    assert_equal({"WARMUP_ITRS" => "15", "MIN_BENCH_ITRS" => "10", "MIN_BENCH_TIME" => "10"}, Rubyrig::Kinds::Script::Driver.ruby_bench_env(w))
+    assert_equal({"harness" => "ruby-bench", "ruby_bench_env" => Rubyrig::Kinds::Script::Driver.ruby_bench_env(w)},
       Script.run_meta(w, server_cpus: nil, load_cpus: nil, cpus: nil))
   end
 

@@ -1,0 +1,82 @@
+# The experiment keys of an http workload, validated with the file's line and a fix: the server
+# parameters that form the matrix (processes, threads, connection mode, connections) and the load
+# settings (wrk threads, duration, warmup, error threshold, path, port, CPUs, the wrk and httperf
+# binaries).
+module Rubyrig
+  module Kinds
+    module Http
+      module Options
+        CONNECTION_MODES = %w[keepalive close client-close].freeze
+        DEFAULTS = {
+          "load_threads" => 1, "duration_s" => 10, "warmup_s" => 5, "max_error_rate" => 0.01,
+          "request_timeout_s" => 2, "path" => "/", "port" => nil, "server_cpus" => nil, "load_cpus" => nil,
+          "boot_timeout_s" => 60, "wrk" => "wrk", "httperf" => "httperf"
+        }.freeze
+
+        module_function
+
+        # The options of a workload entry (Experiment::Fields); builtin: the built-in's definition, or nil.
+        def load(fields, builtin)
+          options = DEFAULTS.merge(fields.hash.slice(*DEFAULTS.keys))
+          check_load(options, fields)
+          params = check_params(fields, builtin)
+          Array(params["connections"]).each do |connections|
+            next if (connections % options["load_threads"]).zero?
+            fields.fail(["params", "connections"], "#{connections} is not a multiple of load_threads #{options["load_threads"]}: " \
+              "wrk would leave #{connections % options["load_threads"]} connection(s) unused; choose connections divisible by load_threads")
+          end
+          options["rackup"] = builtin.path if builtin
+          options
+        end
+
+        def check_load(options, fields)
+          %w[load_threads duration_s request_timeout_s].each do |key|
+            next if options[key].is_a?(Integer) && options[key].positive?
+            fields.fail([key], "must be a whole positive number (wrk takes whole seconds), got #{options[key].inspect}")
+          end
+          unless options["warmup_s"].is_a?(Integer) && options["warmup_s"] >= 0
+            fields.fail(["warmup_s"], "must be a whole number of seconds, 0 or more (wrk takes whole seconds), got #{options["warmup_s"].inspect}")
+          end
+          rate = options["max_error_rate"]
+          fields.fail(["max_error_rate"], "must be a fraction from 0 to 1, e.g. 0.01 for 1%, got #{rate.inspect}") unless rate.is_a?(Numeric) && rate.between?(0, 1)
+          boot = options["boot_timeout_s"]
+          fields.fail(["boot_timeout_s"], "must be a positive number of seconds, got #{boot.inspect}") unless boot.is_a?(Numeric) && boot.positive?
+          path = options["path"]
+          fields.fail(["path"], "must be a URL path starting with /, e.g. /hello, got #{path.inspect}") unless path.is_a?(String) && path.match?(%r{\A/\S*\z})
+          port = options["port"]
+          fields.fail(["port"], "must be a TCP port from 1 to 65535, got #{port.inspect}") if !port.nil? && !(port.is_a?(Integer) && port.between?(1, 65_535))
+          %w[server_cpus load_cpus].each do |key|
+            value = options[key]
+            next if value.nil? || Processes::CpuList.valid?(value)
+            fields.fail([key], Processes::CpuList.problem(value))
+          end
+          %w[wrk httperf].each do |tool|
+            fields.fail([tool], "must be the name or path of the #{tool} binary") unless options[tool].is_a?(String)
+          end
+        end
+
+        # The parameters the cells will have (the kind's defaults merged in), each value checked.
+        def check_params(fields, builtin)
+          given = fields["params"].is_a?(Hash) ? fields["params"] : {}
+          defaults = Kind.default_params
+          unless builtin
+            given.each_key do |key|
+              next if defaults.key?(key)
+              fields.fail(["params", key], "is not a parameter of an http workload; #{Suggest.hint(key, defaults.keys)}")
+            end
+          end
+          params = defaults.merge(builtin ? builtin.params : {}).merge(given)
+          %w[processes threads connections].each do |key|
+            next if Array(params[key]).all? { |v| v.is_a?(Integer) && v.positive? }
+            fields.fail(["params", key], "must be a positive whole number or a list of them, got #{params[key].inspect}")
+          end
+          Array(params["connection"]).each do |mode|
+            next if CONNECTION_MODES.include?(mode)
+            fields.fail(["params", "connection"], "'#{mode}' is not a connection mode; use #{CONNECTION_MODES.join(", ")}")
+          end
+          params
+        end
+      end
+    end
+  end
+end
