@@ -4,19 +4,6 @@
 # the experiment passes on.
 module Rubyrig
   module Drivers
-    # What to load into the measured processes: GVL metrics, a GVL trace, a profile (nil when off).
-    DiagnosticsSetup = Struct.new(:gem_dir, :gvl, :trace_dir, :profiler, :profile_dir, keyword_init: true) do
-      def env
-        {
-          "RUBYRIG_DIAG_GEM_DIR" => gem_dir,
-          "RUBYRIG_GVL" => gvl ? "1" : nil,
-          "RUBYRIG_TRACE_GVL_DIR" => trace_dir,
-          "RUBYRIG_PROFILE" => profiler,
-          "RUBYRIG_PROFILE_DIR" => profile_dir
-        }
-      end
-    end
-
     # inherit_env: the experiment's names of rubyrig's environment variables the processes also get.
     Context = Struct.new(:batch, :workload, :launch, :artifacts_dir, :cpus, :timeout_s, :bundle_env,
       :diagnostics, :server_cpus, :load_cpus, :inherit_env, keyword_init: true) do
