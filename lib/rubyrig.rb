@@ -31,11 +31,15 @@ module Rubyrig
 
   ROOT = File.expand_path("..", __dir__)
 
+  # The version of the results format (run.json, trials.jsonl) this rubyrig writes.
+  RESULTS_FORMAT_VERSION = 2
+
+  # Under lib/rubyrig: code that runs inside measured processes or as a process of its own.
+  OUTSIDE_LOADER = %w[probe workloads sidekiq processes/watchdog.rb services/stub_server.rb].freeze
+
   LOADER = Zeitwerk::Loader.for_gem.tap do |loader|
     loader.inflector.inflect("cli" => "CLI")
-    %w[probe workloads sidekiq processes/watchdog.rb services/stub_server.rb].each do |path|
-      loader.ignore(File.join(__dir__, "rubyrig", path))
-    end
+    OUTSIDE_LOADER.each { |path| loader.ignore(File.join(__dir__, "rubyrig", path)) }
     loader.setup
   end
 end

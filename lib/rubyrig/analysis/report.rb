@@ -43,8 +43,5 @@ module Rubyrig
 
       def measured_trials = trials.select(&:measured?)
     end
-
-    # The GVL timeline files of one traced batch, relative to the run directory.
-    Trace = Struct.new(:cell_key, :batch_id, :files, keyword_init: true)
   end
 end

@@ -117,7 +117,7 @@ module Rubyrig
       end
 
       def runner(experiment, raw)
-        Runner.new(experiment: experiment, raw: raw, settings: @settings, catalog: catalog,
+        Rubyrig::Run::Runner.new(experiment: experiment, raw: raw, settings: @settings, catalog: catalog,
           progress: Progress.new(io: err, tty: @settings.tty))
       end
 

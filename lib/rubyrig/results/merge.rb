@@ -94,7 +94,7 @@ module Rubyrig
         reference.run.runtimes.each do |label, runtime|
           mine = part.run.runtime(label)["interpreter"] || {}
           theirs = runtime["interpreter"] || {}
-          next if mine["description"] == theirs["description"] && mine["fingerprint"] == theirs["fingerprint"]
+          next if RunMeta.same_interpreter?(theirs, mine, path: false)
           raise MergeError, "runtime '#{label}' is #{mine["description"]} (build #{mine["fingerprint"]}) in #{part.label} but " \
             "#{theirs["description"]} (build #{theirs["fingerprint"]}) in #{reference.label}; every shard must run the same interpreters"
         end

@@ -20,6 +20,14 @@ module Rubyrig
 
       def self.wrap(meta) = meta.is_a?(RunMeta) ? meta : new(meta)
 
+      # Whether two records of an interpreter (run.json's "interpreter" entries) are the same build: the
+      # same RUBY_DESCRIPTION and fingerprint (an earlier record without one, from before fingerprints,
+      # matches any), and with path: true the same path (a resume; the shards of one run may differ).
+      def self.same_interpreter?(before, now, path:)
+        return false if path && before["path"] != now["path"]
+        before["description"] == now["description"] && (before["fingerprint"].nil? || before["fingerprint"] == now["fingerprint"])
+      end
+
       def initialize(hash)
         @hash = hash
       end

@@ -65,7 +65,7 @@ class RunnerTest < Minitest::Test
   def runner(catalog: Catalog.new("ruby test"), **extra)
     settings = Rubyrig::Settings.from_env({"HOME" => tmpdir}, out: StringIO.new, err: StringIO.new)
     settings.cache_dir = tmpdir
-    Rubyrig::Runner.new(experiment: experiment(extra.transform_keys(&:to_s)), raw: {"x" => 1}, settings: settings,
+    Rubyrig::Run::Runner.new(experiment: experiment(extra.transform_keys(&:to_s)), raw: {"x" => 1}, settings: settings,
       catalog: catalog, progress: Rubyrig::Progress.new(io: @progress, tty: false), kinds: Registry)
   end
 
