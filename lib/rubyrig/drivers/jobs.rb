@@ -92,7 +92,7 @@ module Rubyrig
           @stubs.start
         end
         enqueue = enqueue_jobs
-        @workers = Services::SidekiqWorkers.new(@context, processes: param("processes"), concurrency: param("concurrency"),
+        @workers = Services::SidekiqWorkers.new(@context, process_run: ProcessRun, processes: param("processes"), concurrency: param("concurrency"),
           env: target_env, control_dir: File.join(@dir, "control"))
         @workers.start
         boot_s = wait_for_boot
