@@ -57,22 +57,9 @@ module Rubyrig
       umask = File.umask
       File.umask(umask | PRIVATE_UMASK_BITS)
       @settings.debug = !@argv.delete("--debug").nil?
-      invalid = @argv.find { |arg| !arg.valid_encoding? }
-      raise UsageError, "argument #{invalid.scrub.dump} is not valid UTF-8; rubyrig reads arguments and file names as UTF-8" if invalid
-      nul = @argv.find { |arg| arg.include?("\0") }
-      raise UsageError, "argument #{nul.dump} holds a NUL byte, which no file name or program argument can; remove it" if nul
+      check_arguments!
       name = @argv.shift
-      case name
-      when nil, "-h", "--help", "help"
-        @settings.out.puts(USAGE)
-        name.nil? ? EXIT_USAGE : EXIT_OK
-      when "--version", "-v"
-        @settings.out.puts("rubyrig #{VERSION}")
-        EXIT_OK
-      else
-        command = COMMANDS.fetch(name) { raise UsageError, unknown_command(name) }
-        Commands.const_get(command).new(@argv, @settings).call
-      end
+      dispatch(name)
     rescue Interrupt
       @settings.err.puts("\nrubyrig: interrupted")
       EXIT_INTERRUPTED
@@ -90,6 +77,27 @@ module Rubyrig
     end
 
     private
+
+    def dispatch(name)
+      case name
+      when nil, "-h", "--help", "help"
+        @settings.out.puts(USAGE)
+        name.nil? ? EXIT_USAGE : EXIT_OK
+      when "--version", "-v"
+        @settings.out.puts("rubyrig #{VERSION}")
+        EXIT_OK
+      else
+        command = COMMANDS.fetch(name) { raise UsageError, unknown_command(name) }
+        Commands.const_get(command).new(@argv, @settings).call
+      end
+    end
+
+    def check_arguments!
+      invalid = @argv.find { |arg| !arg.valid_encoding? }
+      raise UsageError, "argument #{invalid.scrub.dump} is not valid UTF-8; rubyrig reads arguments and file names as UTF-8" if invalid
+      nul = @argv.find { |arg| arg.include?("\0") }
+      raise UsageError, "argument #{nul.dump} holds a NUL byte, which no file name or program argument can; remove it" if nul
+    end
 
     # Arguments and environment arrive in the locale's encoding (US-ASCII or binary without a locale);
     # rubyrig writes UTF-8 JSON, so their bytes are read as the UTF-8 that file names and text are.

@@ -25,7 +25,22 @@ module Rubyrig
         @argv = @argv.drop(1) if target && TARGETS.include?(target)
         options = {shards: nil, seed: nil, fail_if: [], image: nil, cpu: "2", memory: "4Gi", storage: "1Gi", volume_claim: nil,
                    workdir: "/app", merge: false, runs_on: "ubuntu-latest", ruby: "3.3"}
-        parser = OptionParser.new do |opts|
+        parser = option_parser(options)
+        rest = parse(parser)
+        return CLI::EXIT_OK unless rest
+        if target.nil? || !TARGETS.include?(target) || rest.size != 1
+          out.puts(parser.help)
+          return CLI::EXIT_USAGE
+        end
+        raise UsageError, "give --shards N, the number of machines to split the run over" unless options[:shards]
+        out.print((target == "kubernetes") ? kubernetes(rest.first, options) : github_actions(rest.first, options))
+        CLI::EXIT_OK
+      end
+
+      private
+
+      def option_parser(options)
+        OptionParser.new do |opts|
           opts.banner = BANNER
           opts.on("--shards N", Integer, "how many shards (machines) the run is split into (required)") { |n| options[:shards] = n }
           opts.on("--seed N", Integer, "the seed every shard shares (default: the file's seed, else a new one, printed)") { |n| options[:seed] = n }
@@ -43,18 +58,7 @@ module Rubyrig
           opts.on("--runs-on LABEL", "the runner label of every job (default: ubuntu-latest)") { |l| options[:runs_on] = l }
           opts.on("--ruby VERSION", "the Ruby ruby/setup-ruby installs to run rubyrig from the Gemfile (default: 3.3)") { |r| options[:ruby] = r }
         end
-        rest = parse(parser)
-        return CLI::EXIT_OK unless rest
-        if target.nil? || !TARGETS.include?(target) || rest.size != 1
-          out.puts(parser.help)
-          return CLI::EXIT_USAGE
-        end
-        raise UsageError, "give --shards N, the number of machines to split the run over" unless options[:shards]
-        out.print((target == "kubernetes") ? kubernetes(rest.first, options) : github_actions(rest.first, options))
-        CLI::EXIT_OK
       end
-
-      private
 
       def kubernetes(path, o)
         raise UsageError, "give --image IMAGE, the container image that holds rubyrig, the interpreters and the experiment" unless o[:image]

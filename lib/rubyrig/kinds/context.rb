@@ -33,20 +33,5 @@ module Rubyrig
         [launch.interpreter.path, *launch.ruby_flags, *((bundle_env && bundler_setup) ? ["-rbundler/setup"] : []), *rest]
       end
     end
-
-    class Context
-      # What to load into the measured processes: GVL metrics, a GVL trace, a profile (nil when off).
-      Diagnostics = Struct.new(:gem_dir, :gvl, :trace_dir, :profiler, :profile_dir, keyword_init: true) do
-        def env
-          {
-            "RUBYRIG_DIAG_GEM_DIR" => gem_dir,
-            "RUBYRIG_GVL" => gvl ? "1" : nil,
-            "RUBYRIG_TRACE_GVL_DIR" => trace_dir,
-            "RUBYRIG_PROFILE" => profiler,
-            "RUBYRIG_PROFILE_DIR" => profile_dir
-          }
-        end
-      end
-    end
   end
 end

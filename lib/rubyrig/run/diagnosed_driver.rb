@@ -16,7 +16,7 @@ module Rubyrig
         @experiment = experiment
       end
 
-      # The Kinds::Context::Diagnostics for this batch, or nil when it gathers none.
+      # The Kinds::DiagnosticsSetup for this batch, or nil when it gathers none.
       def setup(artifacts_dir)
         return nil unless @diagnostics
         setup = {gem_dir: @diagnostics.dir, gvl: @experiment.gvl && @diagnostics.gvl?}
@@ -27,7 +27,7 @@ module Rubyrig
           setup[:profile_dir] = File.join(artifacts_dir, "profile").tap { |d| FileUtils.mkdir_p(d) }
         end
         return nil unless setup[:gvl] || setup[:trace_dir] || setup[:profiler]
-        Kinds::Context::Diagnostics.new(**setup).freeze
+        Kinds::DiagnosticsSetup.new(**setup).freeze
       end
 
       def run(context)

@@ -19,9 +19,11 @@ module Rubyrig
 
       attr_reader :port, :boot_s
 
-      # context: the batch's Kinds::Context with cpus set to the server's CPUs.
-      def initialize(context:, rackup:, processes:, threads:, port:, boot_timeout_s:, path: "/", env: {})
+      # context: the batch's context with cpus set to the server's CPUs; process_run: the class that runs
+      # a measured process tree for a context (Processes::MeasuredRun), so that services name no kind.
+      def initialize(context:, process_run:, rackup:, processes:, threads:, port:, boot_timeout_s:, path: "/", env: {})
         @context = context
+        @process_run = process_run
         @rackup = rackup
         @processes = processes
         @threads = threads
@@ -39,7 +41,7 @@ module Rubyrig
       def start
         File.write(config_path, config_text)
         argv = @context.ruby_argv("-e", LAUNCH, "--", "-C", config_path)
-        @process = Processes::MeasuredRun.new(@context, ruby_root: true, early_facts: true)
+        @process = @process_run.new(@context, ruby_root: true, early_facts: true)
         @process.start(argv, env: @process.env.merge(@env), chdir: File.dirname(@rackup), log_prefix: LOG_PREFIX)
         @boot_s = wait_until_ready
         self

@@ -19,8 +19,10 @@ module Rubyrig
 
       # env: what every worker gets on top of its MeasuredRun environment; control_dir: where the
       # workers say they are ready and where the gate file appears.
-      def initialize(context, processes:, concurrency:, env:, control_dir:)
+      # process_run: the class that runs a measured process tree for a context (Processes::MeasuredRun).
+      def initialize(context, process_run:, processes:, concurrency:, env:, control_dir:)
         @context = context
+        @process_run = process_run
         @processes = processes
         @concurrency = concurrency
         @env = env
@@ -35,7 +37,7 @@ module Rubyrig
         @processes.times do |i|
           dir = File.join(@context.artifacts_dir, "worker-#{i + 1}")
           FileUtils.mkdir_p(dir)
-          run = Processes::MeasuredRun.new(@context.with(artifacts_dir: dir), ruby_root: true, early_facts: true)
+          run = @process_run.new(@context.class.new(**@context.to_h, artifacts_dir: dir), ruby_root: true, early_facts: true)
           @runs << run
           run.start(argv, env: run.env.merge(@env))
         end

@@ -55,7 +55,7 @@ module Rubyrig
           split = Kind.cpu_split(@options, server_cpus: @context.server_cpus, load_cpus: @context.load_cpus,
             cpus: @context.cpus)
           server = Services::Puma.new(
-            context: @context.dup.tap { |c| c.cpus = split.server },
+            context: @context.with(cpus: split.server), process_run: Processes::MeasuredRun,
             rackup: Kind.rackup(@context.workload), processes: @params["processes"], threads: @params["threads"],
             port: @options["port"] ? Services::Ports.check_free!(@options["port"]) : Services::Ports.free,
             boot_timeout_s: @options["boot_timeout_s"], path: @options["path"], env: server_env

@@ -44,8 +44,8 @@ module Rubyrig
             @stubs.start
           end
           enqueue = enqueue_jobs
-          @workers = Services::SidekiqWorkers.new(@context, processes: param("processes"), concurrency: param("concurrency"),
-            env: target_env, control_dir: File.join(@dir, "control"))
+          @workers = Services::SidekiqWorkers.new(@context, process_run: Processes::MeasuredRun, processes: param("processes"),
+            concurrency: param("concurrency"), env: target_env, control_dir: File.join(@dir, "control"))
           @workers.start
           boot_s = wait_for_boot
           ledger = drain
@@ -164,16 +164,8 @@ module Rubyrig
 
         def result(enqueue, boot_s, ledger, drain_cpu_s, outcomes, report)
           count = param("jobs")
-          metrics = Services::SidekiqWorkers.metrics(outcomes).merge(ledger.metrics).merge(
-            "enqueued_count" => enqueue["count"],
-            "enqueue_s" => enqueue["duration_s"],
-            "enqueue_per_s" => enqueue["count"] / enqueue["duration_s"],
-            "boot_s" => boot_s,
-            "drain_cpu_s" => drain_cpu_s
-          )
           workload = report["workload"] || {}
-          metrics.merge!(workload["metrics"] || {})
-          (workload["distributions"] || {}).each { |name, values| metrics.merge!(self.class.percentile_metrics(name, values)) }
+          metrics = metrics(enqueue, boot_s, ledger, drain_cpu_s, outcomes, workload)
           @facts.merge!(outcomes.first.facts)
           @facts["start_lag_s"] = ledger.first_started_at - @gate_at if ledger.first_started_at
           @facts["sidekiq_processed"] = report["sidekiq_processed"]
@@ -192,6 +184,21 @@ module Rubyrig
           reason = "#{ledger.error_count} jobs raised: #{ledger.errors.keys.first(3).join(", ")}" if status == Results::Trial::OK_WITH_ERRORS
           Result.new(status: status, reason: reason, metrics: metrics.compact, facts: @facts,
             samples: {"jobs_timeline" => timeline(enqueue, ledger)}.compact, artifacts: artifacts, warnings: @warnings.uniq)
+        end
+
+        # The workers' and the ledger's metrics, the enqueue and boot times, and what the workload's own
+        # report adds (its metrics, and p50/p90/p99 of its distributions).
+        def metrics(enqueue, boot_s, ledger, drain_cpu_s, outcomes, workload)
+          metrics = Services::SidekiqWorkers.metrics(outcomes).merge(ledger.metrics).merge(
+            "enqueued_count" => enqueue["count"],
+            "enqueue_s" => enqueue["duration_s"],
+            "enqueue_per_s" => enqueue["count"] / enqueue["duration_s"],
+            "boot_s" => boot_s,
+            "drain_cpu_s" => drain_cpu_s
+          )
+          metrics.merge!(workload["metrics"] || {})
+          (workload["distributions"] || {}).each { |name, values| metrics.merge!(self.class.percentile_metrics(name, values)) }
+          metrics
         end
 
         # The batch on one clock, in seconds from the gate's opening (negative before it): enqueue, boot,
