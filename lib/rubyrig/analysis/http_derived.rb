@@ -70,7 +70,8 @@ module Rubyrig
           next [] unless reference
           (cells - [reference]).map do |cell|
             {runtime: runtime, workload: workload, params: rest, mode: cell.effective["connection"],
-             base: values(ok, reference), other: values(ok, cell), base_hosts: hosts(run, ok, reference), other_hosts: hosts(run, ok, cell)}
+             base: values(ok, reference), other: values(ok, cell), base_hosts: hosts(run, ok, reference), other_hosts: hosts(run, ok, cell),
+             base_rounds: rounds(ok, reference), other_rounds: rounds(ok, cell)}
           end
         end
         decided = Contrasts.decide(family, definition: Metrics.fetch(METRIC), alpha: @alpha, margin: run.decision.margin(METRIC),
@@ -117,6 +118,11 @@ module Rubyrig
 
       def values(ok, cell)
         ok.fetch(cell.key, []).map { |t| t.metrics[METRIC] }.select { |v| v.is_a?(Numeric) }.map(&:to_f)
+      end
+
+      # The round of each value of values(ok, cell), in the same order (pairs by round).
+      def rounds(ok, cell)
+        ok.fetch(cell.key, []).select { |t| t.metrics[METRIC].is_a?(Numeric) }.map(&:round)
       end
 
       # The host of each value of values(ok, cell), in the same order.

@@ -63,7 +63,7 @@ module Rubyrig
           base = summary(cells, runtime, param, values.first, metric)
           other = summary(cells, runtime, param, value, metric)
           {runtime: runtime, value: value, base: base&.values.to_a, other: other&.values.to_a,
-           base_hosts: base&.hosts.to_a, other_hosts: other&.hosts.to_a}
+           base_hosts: base&.hosts.to_a, other_hosts: other&.hosts.to_a, base_rounds: base&.rounds.to_a, other_rounds: other&.rounds.to_a}
         end
         decision = @report.run.decision
         decided = Contrasts.decide(family, definition: Metrics.fetch(metric), alpha: @alpha, margin: decision.margin(metric),
