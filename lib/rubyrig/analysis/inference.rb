@@ -105,7 +105,7 @@ module Rubyrig
           common = {n: contrast[:other].size, baseline_n: contrast[:base].size, method: method_name(m, looks, hosts, paired: paired),
                     labels: contrast.except(*DATA_KEYS).freeze, paired: paired, caveats: [].freeze}
           if appeared
-            Result.new(**common, **Appearance.result(appeared)).freeze
+            Result.new(**common.merge(method: Appearance::METHOD), **Appearance.result(appeared)).freeze
           elsif refused
             Result.new(decision: :refused, reason: refused, **common).freeze
           else
