@@ -155,8 +155,9 @@ module Rubyrig
       def not_compared
         runtime = @report.comparisons.select { |c| c.verdict == Verdict::NOT_COMPARED && Metrics.fetch(c.metric).speed? }
           .map { |c| "#{c.runtime} | #{c.workload}#{" | #{Cell.new(params: c.params).params_label}" unless c.params.empty?}: #{Metrics.fetch(c.metric).label} not compared: #{c.reason}" }
-        modes = @http.connection_modes.select { |c| c.verdict == Verdict::NOT_COMPARED }.map do |c|
-          "#{c.runtime} | #{c.workload}: #{c.mode} against #{c.reference} not compared: #{c.reason}"
+        contrasts = @http.connection_modes + @http.rails_overhead.map(&:comparison)
+        modes = contrasts.reject(&:compared?).map do |c|
+          "#{c.runtime} | #{c.workload}: #{c.other} against #{c.reference} not compared: #{c.reason}"
         end
         runtime + modes
       end
