@@ -4,6 +4,7 @@
 # sections as tables (Section, Sections). Computed once, before anything is rendered. Pure: no I/O.
 module Rubyrig
   class Analysis
+    autoload :Appearance, "rubyrig/analysis/appearance"
     autoload :Axis, "rubyrig/analysis/axis"
     autoload :Comparison, "rubyrig/analysis/comparison"
     autoload :Contrasts, "rubyrig/analysis/contrasts"
@@ -13,6 +14,7 @@ module Rubyrig
     autoload :HttpDerived, "rubyrig/analysis/http_derived"
     autoload :Inference, "rubyrig/analysis/inference"
     autoload :Items, "rubyrig/analysis/items"
+    autoload :Pairing, "rubyrig/analysis/pairing"
     autoload :ProfileComparison, "rubyrig/analysis/profile_comparison"
     autoload :Report, "rubyrig/analysis/report"
     autoload :Scaling, "rubyrig/analysis/scaling"
@@ -69,7 +71,7 @@ module Rubyrig
       metric_names(trials).map do |metric|
         values = values(trials, metric)
         Summary.new(cell_key: cell.key, runtime: cell.runtime, workload: cell.workload, params: cell.params,
-          metric: metric, unit: Metrics.fetch(metric).unit, values: values.freeze, hosts: hosts(trials).freeze,
+          metric: metric, unit: Metrics.fetch(metric).unit, values: values.freeze, hosts: hosts(trials).freeze, rounds: trials.map(&:round).freeze,
           **Stats.summarize(values)).freeze
       end
     end
@@ -87,7 +89,8 @@ module Rubyrig
         (metric_names(base_trials) & metric_names(other_trials)).map do |metric|
           {runtime: cell.runtime, baseline: baseline, workload: cell.workload, params: cell.params, metric: metric,
            base: values(base_trials, metric), other_values: values(other_trials, metric),
-           base_hosts: hosts(base_trials), other_hosts: hosts(other_trials)}
+           base_hosts: hosts(base_trials), other_hosts: hosts(other_trials), base_rounds: base_trials.map(&:round),
+           other_rounds: other_trials.map(&:round)}
         end
       end
       pairs.group_by { |p| p.values_at(:metric, :workload, :params) }.flat_map do |(metric, _, _), family|

@@ -105,14 +105,18 @@ module Rubyrig
       end
 
       # The base and other sides of a contrast: every ok measured batch's requests/s (a batch without
-      # one counts as 0.0, which the pipeline refuses with its reason) and the host of each.
+      # one counts as 0.0, which the pipeline refuses with its reason), the host and the round of each.
       def samples(run, ok, base, other)
-        {base: values(ok, base), other_values: values(ok, other), base_hosts: hosts(run, ok, base), other_hosts: hosts(run, ok, other)}
+        {base: values(ok, base), other_values: values(ok, other), base_hosts: hosts(run, ok, base), other_hosts: hosts(run, ok, other),
+         base_rounds: rounds(ok, base), other_rounds: rounds(ok, other)}
       end
 
       def geomean(values) = Math.exp(Stats.mean(values.map { |v| Math.log(v) }))
 
       def values(ok, cell) = ok.fetch(cell.key, []).map { |t| t.metrics[METRIC].is_a?(Numeric) ? t.metrics[METRIC].to_f : 0.0 }
+
+      # The round of each batch (pairs by round).
+      def rounds(ok, cell) = ok.fetch(cell.key, []).map(&:round)
 
       def hosts(run, ok, cell) = ok.fetch(cell.key, []).map { |t| t.host_id || run.host_id }
     end

@@ -18,7 +18,8 @@ module Rubyrig
         def to_h = {median: median, n: n}.merge(COMPARISON_FIELDS.to_h { |f| [f, comparison&.public_send(f)] })
       end
       # What a sweep point shows of its comparison in JSON, beside its median.
-      COMPARISON_FIELDS = %i[ratio ci confidence p_value p_adjusted verdict reason method_name margin baseline_n hosts heterogeneity].freeze
+      COMPARISON_FIELDS = %i[ratio ci confidence p_value p_adjusted verdict reason method_name margin baseline_n hosts heterogeneity
+        paired caveats appearance].freeze
       # A table for one workload, one swept parameter and fixed values of the other parameters.
       Table = Struct.new(:workload, :param, :fixed, :metric, :runtimes, :rows, keyword_init: true)
       # Speed and memory of one yjit-mem setting.
@@ -71,7 +72,7 @@ module Rubyrig
           other = summary(cells, runtime, param, value, metric)
           {runtime: runtime, baseline: runtime, workload: workload, params: fixed, other: "#{param}=#{value}",
            reference: "#{param}=#{values.first}", base: base&.values.to_a, other_values: other&.values.to_a,
-           base_hosts: base&.hosts.to_a, other_hosts: other&.hosts.to_a}
+           base_hosts: base&.hosts.to_a, other_hosts: other&.hosts.to_a, base_rounds: base&.rounds.to_a, other_rounds: other&.rounds.to_a}
         end
         decision = @report.run.decision
         decided = Contrasts.decide(family, metric: metric, alpha: @alpha, margin: decision.margin(metric), looks: decision.looks)

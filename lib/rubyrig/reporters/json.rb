@@ -25,7 +25,7 @@ module Rubyrig
           },
           "batches" => {"total" => @report.trials.size, "failed" => @report.failed_trials.size},
           "primary_metrics" => @report.primary,
-          "summaries" => @report.summaries.map { |s| stringify(s.to_h.except(:values, :hosts)) },
+          "summaries" => @report.summaries.map { |s| stringify(s.to_h.except(:values, :hosts, :rounds)) },
           "comparisons" => @report.comparisons.map { |c| Analysis::Figures.plain(c) }
         }.merge(*@report.sections.map(&:data)).merge(
           "figures" => @report.figures.to_h.transform_keys(&:to_s),

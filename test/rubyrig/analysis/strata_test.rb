@@ -44,8 +44,8 @@ class StrataTest < Minitest::Test
   end
 
   def test_inconclusive_advice_spreads_batches_over_the_hosts
-    base = [1.0, 1.2, 0.9, 1.3, 1.5, 1.2]
-    other = [1.05, 0.95, 1.25, 1.35, 1.25, 1.55]
+    base = [1.0, 1.02, 0.98, 1.3, 1.33, 1.27]
+    other = [1.03, 1.0, 1.07, 1.33, 1.31, 1.38]
     result = Inference.family([{base: base, other: other, base_hosts: HOSTS, other_hosts: HOSTS}]).first
     assert_equal :inconclusive, result.decision
     assert_match(/per runtime \(spread over the 2 hosts\)/, result.reason)
