@@ -3,10 +3,9 @@ module Rubyrig
   module Reporters
     autoload :Charts, "rubyrig/reporters/charts"
     autoload :Csv, "rubyrig/reporters/csv"
-    autoload :FigureTables, "rubyrig/reporters/figure_tables"
     autoload :Format, "rubyrig/reporters/format"
     autoload :Html, "rubyrig/reporters/html"
-    autoload :HttpSection, "rubyrig/reporters/http_section"
+    autoload :HtmlSections, "rubyrig/reporters/html_sections"
     autoload :Json, "rubyrig/reporters/json"
     autoload :Markdown, "rubyrig/reporters/markdown"
     autoload :MarkdownText, "rubyrig/reporters/markdown_text"

@@ -38,7 +38,8 @@ class HttpRailsTest < Minitest::Test
     assert_operator overhead.overhead_s, :>, 0
     assert_operator overhead.ci[0], :<=, overhead.overhead_s
     assert_operator overhead.ci[1], :>=, overhead.overhead_s
-    assert_match(/Rails overhead per request.*\n    system \| processes=1 threads=1 connection=keepalive connections=8: \d+ µs \[-?\d+, \d+\] µs/, out)
+    assert_equal [2, 2], [overhead.comparison.n, overhead.comparison.baseline_n], "every batch counts"
+    assert_match(/Rails overhead per request.*\n.*\n    system\s+processes=1 threads=1 connection=keepalive connections=8\s+\d+ µs \[-?\d+ µs, \d+ µs\]/, out)
     assert_match(/\*\*Rails overhead per request\*\*/, Rubyrig::TextFile.read(File.join(results, "report.md")))
   end
 end

@@ -95,7 +95,7 @@ module Rubyrig
 
       # count: the values are counts (a one-unit floor on their spread); appear: a side that is 0 in
       # every batch gets :appeared / :disappeared instead of a refusal.
-      def family(contrasts, alpha: 0.05, margin: 0.02, looks: 1, count: false, appear: false)
+      def family(contrasts, alpha: 0.05, margin: Experiment::Decision::DEFAULT_EQUIVALENCE, looks: 1, count: false, appear: false)
         validate(contrasts, alpha, margin, looks)
         prepared = contrasts.map { |c| [c, appear && Appearance.of(c[:base], c[:other]), refusal(c)] }
         m = prepared.count { |_, appeared, refused| !appeared && refused.nil? }

@@ -19,8 +19,6 @@ module Rubyrig
       SIGNIFICANT = [FASTER, SLOWER, HIGHER, LOWER].freeze
       DECIDED = (SIGNIFICANT + [EQUIVALENT]).freeze
       ALL = (DECIDED + [APPEARED, DISAPPEARED, INCONCLUSIVE, NOT_COMPARED]).freeze
-      # The equivalence band drawn around 1.0 when a comparison carries no margin of its own.
-      DEFAULT_MARGIN = 0.02
 
       module_function
 

@@ -8,9 +8,6 @@ module Rubyrig
   class Analysis
     class Warnings
       CV_LIMIT = 0.05
-      # Below this many batches per cell, intervals are very wide (2 batches leave the t test 1 to 2
-      # degrees of freedom).
-      MIN_BATCHES = 3
       # A correction that asks a difference to be this many standard errors away from 1.0 before it is
       # called makes only very large changes visible.
       HIGH_CRITICAL_T = 4.0
@@ -47,8 +44,8 @@ module Rubyrig
 
       # One line when every short cell has the same count, else one line per cell.
       def few_batches
-        short = cells.map { |c| [c, ok(c).size] }.select { |_, n| n < MIN_BATCHES }
-        advice = "statistics need #{MIN_BATCHES} or more (--batches)"
+        short = cells.map { |c| [c, ok(c).size] }.select { |_, n| n < Inference::MIN_BATCHES }
+        advice = "statistics need #{Inference::MIN_BATCHES} or more (--batches)"
         counts = short.map(&:last).uniq
         if short.size > 1 && counts.size == 1
           n = counts.first
@@ -203,8 +200,9 @@ module Rubyrig
       def not_compared
         runtime = @report.comparisons.select { |c| c.verdict == Verdict::NOT_COMPARED && Metrics.fetch(c.metric).speed? }
           .map { |c| "#{c.runtime} | #{c.workload}#{" | #{Cell.new(params: c.params).params_label}" unless c.params.empty?}: #{Metrics.fetch(c.metric).label} not compared: #{c.reason}" }
-        modes = @http.connection_modes.select { |c| c.verdict == Verdict::NOT_COMPARED }.map do |c|
-          "#{c.runtime} | #{c.workload}: #{c.mode} against #{c.reference} not compared: #{c.reason}"
+        contrasts = @http.connection_modes + @http.rails_overhead.map(&:comparison)
+        modes = contrasts.reject(&:compared?).map do |c|
+          "#{c.runtime} | #{c.workload}: #{c.other} against #{c.reference} not compared: #{c.reason}"
         end
         runtime + modes
       end
