@@ -85,7 +85,7 @@ module Rubyrig
         all = parts(contrast, paired: paired)
         used = usable(all)
         total = used.sum(&:size)
-        weights = used.to_h { |p| [p.host, p.size / total] }
+        weights = used.to_h { |p| [p.host, p.size.fdiv(total)] }
         caveats = []
         components = used.flat_map do |p|
           w = weights[p.host]
