@@ -4,7 +4,7 @@ require "support_edges_simulation"
 # Seeded Monte Carlo checks of the edges of issue 26: A/A false positives at unequal batch counts and
 # for a two-valued count at 2 batches (paired by round, and by Welch's test when the rounds are not
 # known), at one look and at the level of a 7-look sequential run; the power of the paired test under a
-# common round effect; its calibration under a position effect inside a round; and how often "about N
+# common round effect; pairing against Welch under a position effect inside a round; and how often "about N
 # more batches would decide it" comes true in a fresh run. A simulated rate r from N draws meets an upper
 # bound b when r <= b + k sqrt(b (1 - b) / N): k = 2 where the method is conservative, k = 3 where it is
 # exact at the bound (a paired t on lognormal noise rejects exactly at its level, so 2 standard errors
@@ -59,10 +59,16 @@ class EdgesSimulationTest < Minitest::Test
     assert_at_least 0.80, paired.power, paired.draws, "5% at CV 2%, 5 batches, round effect CV 2%, paired"
   end
 
-  def test_pairing_stays_calibrated_under_a_position_effect_inside_a_round
+  # A position effect as large as 1.5 times the noise is not fully taken out by pairing (the shuffled
+  # order puts the other cell second in all 5 rounds 1 time in 16, and then the position effect looks
+  # like a difference: 6.2% in bench/statistics-simulation), but Welch's test on the same batches is
+  # worse (8.5%): its standard error misses that the two cells of a round take opposite positions.
+  def test_under_a_position_effect_pairing_claims_less_than_welch
     d = design(5, 5, noise: E.lognormal(0.02), position: 0.03)
     paired = E.rates(d, draws: 1000, seed: 160, paired: true)
-    assert_at_most 0.05, paired.claim_rate, paired.draws, "A/A, 3% slower when second in a round, paired", sds: 3
+    welch = E.rates(d, draws: 1000, seed: 160, paired: false)
+    assert_operator paired.claim_rate, :<, welch.claim_rate, "A/A, 3% slower when second in a round, the same batches"
+    assert_at_most 0.05, paired.claim_rate, paired.draws, "A/A, 3% slower when second, paired", sds: 3
   end
 
   def test_the_batches_named_decide_most_fresh_runs
