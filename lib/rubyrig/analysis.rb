@@ -10,6 +10,7 @@ module Rubyrig
     autoload :Contrasts, "rubyrig/analysis/contrasts"
     autoload :Figures, "rubyrig/analysis/figures"
     autoload :Gate, "rubyrig/analysis/gate"
+    autoload :FurtherBatches, "rubyrig/analysis/further_batches"
     autoload :GemSets, "rubyrig/analysis/gem_sets"
     autoload :HttpDerived, "rubyrig/analysis/http_derived"
     autoload :Inference, "rubyrig/analysis/inference"

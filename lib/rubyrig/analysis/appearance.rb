@@ -12,6 +12,8 @@ module Rubyrig
         def appeared? = base_batches_with.zero?
       end
 
+      METHOD = "Fisher's exact test on batches with any"
+
       module_function
 
       # Counts when one side is 0 in every batch and the other is not (every value finite and >= 0),

@@ -62,6 +62,7 @@ module Rubyrig
       def describe(c)
         params = c.params.map { |k, v| "#{k}=#{v}" }.join(",")
         where = [c.runtime, c.workload, (params unless params.empty?)].compact.join(" | ")
+        return "#{where}: #{Metrics.fetch(c.metric).label} #{c.verdict} against #{c.baseline} (#{c.reason})" if c.appearance
         interval = c.ci ? format(" [%.3f, %.3f]", *c.ci) : ""
         result = c.ratio ? format("%.3fx%s", c.ratio, interval) : "n/a"
         "#{where} is #{c.verdict} on #{Metrics.fetch(c.metric).label} against #{c.baseline} (#{result}#{"; #{c.reason}" if c.reason})"

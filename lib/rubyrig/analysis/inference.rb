@@ -42,9 +42,6 @@
 #     host of each value (a block when there are several), the round lists its round (pairs); every
 #     other key comes back in Result#labels. m is the number of contrasts that are not refused (a refusal
 #     depends only on batch counts and signs, never on the difference being tested).
-#   Inference.batches_needed(log_ratio:, sd_base:, n_base:, sd_other:, n_other:, alpha:, margin:,
-#     cap: BATCHES_CAP) -> Integer (more batches per runtime, 0 when already decided) or nil (over cap);
-#     log_ratio and the sds are on the log scale, alpha is the per-comparison level alpha / (m * looks)
 #   Result (frozen keyword Struct):
 #     ratio (Float, nil when refused), ci ([lo, hi], nil when refused), confidence (1 - a, e.g. 0.9875),
 #     p_value (raw two-sided), p_adjusted, decision (see DECISIONS), reason (nil for :higher / :lower),
@@ -64,8 +61,6 @@ module Rubyrig
       ZERO_SPREAD_MIN = 3
       # Beyond this many further batches per runtime an estimate says only "more than".
       BATCHES_CAP = 200
-      # The share of fresh runs that the estimate of further batches is sized to decide.
-      POWER = 0.8
       METHOD = "Welch t on log values"
       PAIRED_METHOD = "t on round-paired log ratios"
       # The edges a comparison met, each with the words a warning uses.
@@ -105,7 +100,7 @@ module Rubyrig
           common = {n: contrast[:other].size, baseline_n: contrast[:base].size, method: method_name(m, looks, hosts, paired: paired),
                     labels: contrast.except(*DATA_KEYS).freeze, paired: paired, caveats: [].freeze}
           if appeared
-            Result.new(**common, **Appearance.result(appeared)).freeze
+            Result.new(**common.merge(method: Appearance::METHOD), **Appearance.result(appeared)).freeze
           elsif refused
             Result.new(decision: :refused, reason: refused, **common).freeze
           else
@@ -122,71 +117,6 @@ module Rubyrig
       end
 
       def positive?(value) = value.is_a?(Numeric) && value.finite? && value > 0
-
-      # How many more batches per runtime would decide about POWER of fresh runs of that size, with the
-      # current estimate d and spreads (log scale) at per-comparison level alpha. Two conditions, both
-      # needed: (1) the interval around d, widened by t(POWER) standard errors, would decide (an
-      # estimate that falls short of d by that much still decides); (2) the true log ratio is uncertain
-      # too: taken as normal around d with the current standard error se0, a fresh run's estimate is
-      # normal around d with variance se0^2 + se_k^2, and the chance that it lies beyond the half-width
-      # h_k (a difference) or within the margin by h_k (equivalent) reaches POWER. The first such k is
-      # found by doubling, then bisecting. An estimate, not a promise: docs/statistics.md has how often
-      # it comes true.
-      def batches_needed(log_ratio:, sd_base:, n_base:, sd_other:, n_other:, alpha:, margin:, cap: BATCHES_CAP)
-        components = [Component.new(weight: 1, variance: sd_base**2, n: n_base), Component.new(weight: 1, variance: sd_other**2, n: n_other)]
-        batches_needed_for(log_ratio: log_ratio, components: components, hosts: 1, alpha: alpha, margin: margin, cap: cap)
-      end
-
-      # The same for any design: components are the variance Components of the estimate, and the k more
-      # batches per runtime are spread evenly over the hosts (k / hosts more in each component).
-      def batches_needed_for(log_ratio:, components:, hosts:, alpha:, margin:, cap: BATCHES_CAP)
-        shares = ->(k) { components.map { |c| [c.share(k.fdiv(hosts)), c.n + k.fdiv(hosts) - 1] } }
-        now = shares.call(0).sum(0.0, &:first)
-        first_count(1, cap) do |k|
-          parts = shares.call(k)
-          df = Stats.satterthwaite_df(parts)
-          se = Math.sqrt(parts.sum(0.0, &:first))
-          next true if df.nil?
-          half = Stats.t_quantile(1 - alpha / 2, df) * se
-          wide = half + Stats.t_quantile(POWER, df) * se
-          decides?(Math.exp(log_ratio - wide), Math.exp(log_ratio + wide), margin) &&
-            decide_chance(log_ratio, half, Math.sqrt(now + se * se), margin) >= POWER
-        end
-      end
-
-      # The chance that an estimate normal around d with sd tau decides with half-width h: beyond h on
-      # either side of 0, or within [log(1 - margin) + h, log(1 + margin) - h].
-      def decide_chance(d, h, tau, margin)
-        below = Stats.normal_cdf((-h - d) / tau)
-        above = Stats.normal_cdf((d - h) / tau)
-        return below + above unless margin.positive?
-        low = Math.log(1 - margin) + h
-        high = Math.log(1 + margin) - h
-        below + above + ((high > low) ? Stats.normal_cdf((high - d) / tau) - Stats.normal_cdf((low - d) / tau) : 0.0)
-      end
-
-      # The smallest k in from..cap for which a condition that stays true once true holds, or nil: the
-      # step doubles until it holds, then the last gap is bisected.
-      def first_count(from, cap)
-        return from if yield(from)
-        low = from
-        high = [from + 1, cap].min
-        until yield(high)
-          return nil if high >= cap
-          step = 2 * (high - low)
-          low = high
-          high = [high + step, cap].min
-        end
-        while high - low > 1
-          mid = (low + high) / 2
-          if yield(mid)
-            high = mid
-          else
-            low = mid
-          end
-        end
-        high
-      end
 
       def validate(contrasts, alpha, margin, looks)
         raise ArgumentError, "alpha must be between 0 and 1, got #{alpha.inspect}" unless alpha.is_a?(Numeric) && alpha > 0 && alpha < 1
@@ -249,8 +179,7 @@ module Rubyrig
       # or not.
       def design(contrast, each_alpha, count)
         floor = count ? method(:quantum_variance) : ->(_) { 0.0 }
-        design = Strata.design(contrast, each_alpha, paired: paired?(contrast), floor: floor)
-        Strata.several?(contrast) ? design : Strata::Design.new(**design.to_h, strata: nil)
+        Strata.design(contrast, each_alpha, paired: paired?(contrast), floor: floor)
       end
 
       def infer(contrast, alpha, tests, margin, count)
@@ -273,7 +202,7 @@ module Rubyrig
         end
         ci = [Math.exp(d - half), Math.exp(d + half)].freeze
         decision, reason = decide(ci, margin, design.hosts, exact: !caveats.include?(:few_constant)) do
-          batches_needed_for(log_ratio: d, components: design.components, hosts: design.hosts, alpha: each_alpha, margin: margin)
+          FurtherBatches.for_design(log_ratio: d, components: design.components, hosts: design.hosts, alpha: each_alpha, margin: margin)
         end
         {ratio: Math.exp(d), ci: ci, confidence: 1 - each_alpha, p_value: p_value, caveats: caveats.freeze,
          p_adjusted: [p_value * tests, 1.0].min, decision: decision, reason: reason, df: df, hosts: design.strata,

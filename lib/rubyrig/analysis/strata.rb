@@ -80,11 +80,12 @@ module Rubyrig
 
       # The combined contrast at per-comparison level each_alpha, with every host's own interval.
       # floor: values -> the least log variance a side may have (one quantum for counts; 0 otherwise).
+      # Each host's own interval only when there are several.
       def design(contrast, each_alpha, paired: false, floor: ->(_) { 0.0 })
         all = parts(contrast, paired: paired)
         used = usable(all)
         total = used.sum(&:size)
-        weights = used.to_h { |p| [p.host, p.size / total] }
+        weights = used.to_h { |p| [p.host, p.size.fdiv(total)] }
         caveats = []
         components = used.flat_map do |p|
           w = weights[p.host]
@@ -98,7 +99,7 @@ module Rubyrig
         unequal = !paired && used.any? { |p| p.base.size != p.other.size }
         caveats << :unequal if unequal
         Design.new(log_ratio: used.sum { |p| weights[p.host] * p.log_ratio }, components: components, hosts: used.size,
-          strata: all.map { |p| stratum(p, weights[p.host], each_alpha) }.freeze, paired: paired,
+          strata: several?(contrast) ? all.map { |p| stratum(p, weights[p.host], each_alpha) }.freeze : nil, paired: paired,
           df_cap: unequal ? components.map { |c| c.n - 1 }.min : nil, caveats: caveats.uniq)
       end
 

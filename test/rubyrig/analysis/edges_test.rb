@@ -77,6 +77,7 @@ class EdgesTest < Minitest::Test
     assert_equal "14 per batch (2 of 3 batches had any) here against 0 in all 3 batches on the baseline " \
       "(Fisher's exact test on batches with any: p=0.400)", appeared.reason
     assert_nil appeared.ci
+    assert_equal "Fisher's exact test on batches with any", appeared.method
     assert_equal :disappeared, disappeared.decision
     assert_equal :refused, none.decision
     assert_equal "0 in every batch on both sides: no ratio to compare", none.reason

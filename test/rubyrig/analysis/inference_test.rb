@@ -110,22 +110,22 @@ class InferenceTest < Minitest::Test
     df = Stats.welch_df(sd**2, n + k, sd**2, n + k)
     se = Math.sqrt(2 * sd**2 / (n + k))
     half = Stats.t_quantile(1 - alpha / 2, df) * se
-    wide = half + Stats.t_quantile(Inference::POWER, df) * se
+    wide = half + Stats.t_quantile(Rubyrig::Analysis::FurtherBatches::POWER, df) * se
     Inference.decides?(Math.exp(d - wide), Math.exp(d + wide), margin) &&
-      Inference.decide_chance(d, half, Math.sqrt(2 * sd**2 / n + se**2), margin) >= Inference::POWER
+      Rubyrig::Analysis::FurtherBatches.decide_chance(d, half, Math.sqrt(2 * sd**2 / n + se**2), margin) >= Rubyrig::Analysis::FurtherBatches::POWER
   end
 
   def test_batches_needed_is_the_first_count_sized_for_most_fresh_runs
     sd = 0.05
-    k = Inference.batches_needed(log_ratio: 0.0, sd_base: sd, n_base: 3, sd_other: sd, n_other: 3, alpha: 0.05, margin: 0.02)
+    k = Rubyrig::Analysis::FurtherBatches.of(log_ratio: 0.0, sd_base: sd, n_base: 3, sd_other: sd, n_other: 3, alpha: 0.05, margin: 0.02)
     assert sized?(0.0, sd, 3, k, 0.05, 0.02)
     refute sized?(0.0, sd, 3, k - 1, 0.05, 0.02)
     # A true ratio of 1 with no margin can never be decided: the answer is "more than the cap".
-    assert_nil Inference.batches_needed(log_ratio: 0.0, sd_base: sd, n_base: 3, sd_other: sd, n_other: 3, alpha: 0.05, margin: 0, cap: 500)
+    assert_nil Rubyrig::Analysis::FurtherBatches.of(log_ratio: 0.0, sd_base: sd, n_base: 3, sd_other: sd, n_other: 3, alpha: 0.05, margin: 0, cap: 500)
   end
 
   def test_batches_needed_finds_a_difference_to_call
-    k = Inference.batches_needed(log_ratio: 0.05, sd_base: 0.1, n_base: 5, sd_other: 0.1, n_other: 5, alpha: 0.05, margin: 0.0)
+    k = Rubyrig::Analysis::FurtherBatches.of(log_ratio: 0.05, sd_base: 0.1, n_base: 5, sd_other: 0.1, n_other: 5, alpha: 0.05, margin: 0.0)
     assert sized?(0.05, 0.1, 5, k, 0.05, 0.0)
     refute sized?(0.05, 0.1, 5, k - 1, 0.05, 0.0)
     # With normal quantiles, |d| = (1.96 + 0.84) * 0.1 * sqrt(2 / n) at about n = 63: the second condition asks more.
@@ -133,9 +133,9 @@ class InferenceTest < Minitest::Test
   end
 
   def test_the_chance_of_deciding_adds_both_tails_and_the_margin
-    assert_in_delta 2 * Stats.normal_cdf(-1.0), Inference.decide_chance(0.0, 1.0, 1.0, 0.0), 1e-12
+    assert_in_delta 2 * Stats.normal_cdf(-1.0), Rubyrig::Analysis::FurtherBatches.decide_chance(0.0, 1.0, 1.0, 0.0), 1e-12
     inside = Stats.normal_cdf((Math.log(1.02) - 0.001) / 0.002) - Stats.normal_cdf((Math.log(0.98) + 0.001) / 0.002)
-    assert_in_delta 2 * Stats.normal_cdf(-0.5) + inside, Inference.decide_chance(0.0, 0.001, 0.002, 0.02), 1e-12
+    assert_in_delta 2 * Stats.normal_cdf(-0.5) + inside, Rubyrig::Analysis::FurtherBatches.decide_chance(0.0, 0.001, 0.002, 0.02), 1e-12
   end
 
   def test_bonferroni_over_comparisons_and_looks_widens_the_interval_it_shows

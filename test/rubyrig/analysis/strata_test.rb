@@ -63,4 +63,19 @@ class StrataTest < Minitest::Test
     assert_in_delta 2 * Rubyrig::Stats.t_upper_tail(2.0, 7.5), Rubyrig::Stats.f_upper_tail(4.0, 1, 7.5), 1e-12
     assert_in_delta 0.05, Rubyrig::Stats.f_upper_tail(3.4928, 2, 20), 1e-4
   end
+
+  def test_batches_from_several_hosts_pair_within_each_host
+    # Each shard numbers its rounds from 1: host and round together name a pair.
+    rounds = [1, 2, 3, 1, 2, 3]
+    contrast = {base: BASE, other: OTHER, base_hosts: HOSTS, other_hosts: HOSTS, base_rounds: rounds, other_rounds: rounds}
+    result = Inference.family([contrast]).first
+    assert result.paired
+    assert_equal "t on round-paired log ratios within each of 2 hosts, combined", result.method
+    per_host = %w[a b].map do |host|
+      logs = HOSTS.each_index.select { |i| HOSTS[i] == host }.map { |i| Math.log(OTHER[i] / BASE[i]) }
+      logs.sum / logs.size
+    end
+    assert_in_delta Math.exp(per_host.sum / 2), result.ratio, 1e-12
+    assert_equal [3, 3], result.hosts.map(&:n)
+  end
 end
