@@ -120,7 +120,7 @@ class HttpDerivedTest < Minitest::Test
     text = Rubyrig::Reporters::Terminal.new(report).render
     assert_match(/close\s+0\.\d+x \[0\.\d+, 0\.\d+\]\s+\S+\s+slower\s+keepalive faster/, text)
     assert_match(/Rails overhead per request.*\n.*\n\s+system\s+processes=1 threads=1 connection=keepalive connections=8\s+9\d\d µs \[\d+ µs, \d+ µs\]\s+slower/, text)
-    assert_match(/builtin:rack-hello\s+processes=1 threads=1 connections=8 connection=close\s+5\s+1\s/, text, "1 of 5 batches ok with errors")
+    assert_match(/system · builtin:rack-hello · processes=1 threads=1 connections=8 connection=close\s+5\s+1\s/, text, "1 of 5 batches ok with errors")
     markdown = Rubyrig::Reporters::Markdown.new(report).render
     assert_match(/\*\*Rails overhead per request\*\*/, markdown)
     assert_match(/\| close \| 0\.\d+x/, markdown)
