@@ -4,30 +4,6 @@
 # sections as tables (Section, Sections). Computed once, before anything is rendered. Pure: no I/O.
 module Rubyrig
   class Analysis
-    autoload :Appearance, "rubyrig/analysis/appearance"
-    autoload :Axis, "rubyrig/analysis/axis"
-    autoload :Comparison, "rubyrig/analysis/comparison"
-    autoload :Contrasts, "rubyrig/analysis/contrasts"
-    autoload :Figures, "rubyrig/analysis/figures"
-    autoload :Gate, "rubyrig/analysis/gate"
-    autoload :FurtherBatches, "rubyrig/analysis/further_batches"
-    autoload :GemSets, "rubyrig/analysis/gem_sets"
-    autoload :HttpDerived, "rubyrig/analysis/http_derived"
-    autoload :Inference, "rubyrig/analysis/inference"
-    autoload :Items, "rubyrig/analysis/items"
-    autoload :Pairing, "rubyrig/analysis/pairing"
-    autoload :ProfileComparison, "rubyrig/analysis/profile_comparison"
-    autoload :Report, "rubyrig/analysis/report"
-    autoload :Scaling, "rubyrig/analysis/scaling"
-    autoload :Section, "rubyrig/analysis/section"
-    autoload :Sections, "rubyrig/analysis/sections"
-    autoload :Sequential, "rubyrig/analysis/sequential"
-    autoload :Strata, "rubyrig/analysis/strata"
-    autoload :Summary, "rubyrig/analysis/summary"
-    autoload :Trace, "rubyrig/analysis/report"
-    autoload :Verdict, "rubyrig/analysis/verdict"
-    autoload :Warnings, "rubyrig/analysis/warnings"
-
     # sections: the Sections::Registry of the report's sections.
     def initialize(alpha: 0.05, sections: Sections::DEFAULT)
       @alpha = alpha
@@ -38,7 +14,7 @@ module Rubyrig
     # artifacts but never in statistics. Items measured apart inside batches become cells of their own.
     # skipped: warnings for lines of trials.jsonl that were not trials.
     def analyze(meta:, trials:, skipped: [])
-      run = RunMeta.wrap(meta)
+      run = Results::RunMeta.wrap(meta)
       cells, item_trials = Items.expand(run.cells, trials)
       measured = (trials + item_trials).select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
       @default_host = run.host_id

@@ -41,10 +41,10 @@ class HttpAppearedTest < Minitest::Test
 
     line = "failing | #{File.join(dir, "shop", "config.ru")}: non-2xx/3xx responses appeared against healthy: "
     assert_match(/^  - #{Regexp.escape(line)}#{counts}$/, stdout, "terminal")
-    assert_match(/^- #{Regexp.escape(line.gsub("|", "\\|"))}#{counts}$/, Rubyrig::TextFile.read(out.call("md")), "Markdown")
-    assert_match(/<li>#{Regexp.escape(line)}#{counts}<\/li>/, Rubyrig::TextFile.read(out.call("html")).gsub("&#39;", "'"), "HTML")
+    assert_match(/^- #{Regexp.escape(line.gsub("|", "\\|"))}#{counts}$/, Rubyrig::Processes::TextFile.read(out.call("md")), "Markdown")
+    assert_match(/<li>#{Regexp.escape(line)}#{counts}<\/li>/, Rubyrig::Processes::TextFile.read(out.call("html")).gsub("&#39;", "'"), "HTML")
 
-    json = JSON.parse(Rubyrig::TextFile.read(out.call("json")))["comparisons"].find { |c| c["metric"] == "non_2xx_3xx_count" }
+    json = JSON.parse(Rubyrig::Processes::TextFile.read(out.call("json")))["comparisons"].find { |c| c["metric"] == "non_2xx_3xx_count" }
     assert_equal "appeared", json["verdict"]
     assert_equal "Fisher's exact test on batches with any", json["method_name"]
     appearance = json["appearance"]
@@ -52,7 +52,7 @@ class HttpAppearedTest < Minitest::Test
     assert_equal 0.0, appearance["base_per_batch"]
     assert_operator appearance["other_per_batch"], :>, 0
 
-    rows = CSV.parse(Rubyrig::TextFile.read(out.call("csv")), headers: true)
+    rows = CSV.parse(Rubyrig::Processes::TextFile.read(out.call("csv")), headers: true)
     csv = rows.find { |r| r["section"] == "cell" && r["runtime"] == "failing" && r["metric"] == "non_2xx_3xx_count" }
     assert_equal "appeared", csv["verdict"]
     assert_match(/\A#{counts}\z/, csv["detail"])

@@ -8,7 +8,7 @@ class ReportFormatsTest < Minitest::Test
   include MixedRun
 
   def report
-    store = Rubyrig::Store.open(mixed_run)
+    store = Rubyrig::Results::Store.open(mixed_run)
     Rubyrig::Analysis.new.analyze(meta: store.meta, trials: store.trials)
   end
 
@@ -34,7 +34,7 @@ class ReportFormatsTest < Minitest::Test
     {
       "comparisons" => [/jobs\/s \(higher is better\)/, /jobs\/s \(higher is better\)/, /<h3>jobs\/s/, %w[comparisons], "cell"],
       "connection modes" => [/Connection modes/, /\*\*Connection modes\*\*/, /<h3>Connection modes/, %w[http connection_modes], "connection_mode"],
-      "sweeps" => [/Sweep over threads/, /\*\*Sweep over threads\*\*/, /<h3>Sweep over threads/, %w[sweeps], "sweep"],
+      "sweeps" => [/Sweep over threads/, /\*\*Sweep over threads · /, /<h3>Sweep over threads/, %w[sweeps], "sweep"],
       "YJIT memory" => [/YJIT memory against speed/, /\*\*YJIT memory against speed\*\*/, /<h3>YJIT memory against speed/, %w[yjit_memory], "yjit_memory"],
       "profiles" => [/Profiles \(stackprof/, /\*\*Profiles \(stackprof/, /<h3>Profiles \(stackprof/, %w[profiles], "profile"],
       "traces" => [/GVL traces/, /\*\*GVL traces\*\*/, /<h2>GVL traces/, %w[traces], "trace"],

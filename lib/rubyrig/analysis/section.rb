@@ -1,22 +1,22 @@
 # The contract every report section keeps (hyperfine's exporters): a section yields its tables (and the
 # pictures they give the numbers of) once, as plain values computed in analysis/, and each format
 # renders any section the same way. A section has a name (its JSON key and HTML anchor), a title, its
-# data (plain values for JSON), tables and pictures drawn without a table. A table has a name (the
-# `section` of its CSV rows), a title, a description line, columns (key, label, unit) and rows (a Hash
-# per row by column key; extra keys such as metric and unit fill CSV columns), notes after the rows,
-# and the picture whose numbers it holds. A column's unit says how its values read:
+# data (plain values for JSON) and its tables. A table has a name (the `section` of its CSV rows), a
+# title, a description line, columns (key, label, unit) and rows (a Hash per row by column key; extra
+# keys such as metric and unit fill CSV columns), notes after the rows, and the picture whose numbers
+# it holds. A column's unit says how its values read:
 #   a Metrics unit ("s", "B", "1/s", "fraction", ""), "µs" (seconds shown in µs) or "pp" (a change of a
 #   fraction in percentage points): a number, or an Estimate (with its interval);
 #   "count": an integer; "text": words; "code": a name (a runtime label) shown as code; "path": a file
-#   relative to the run directory (a link in HTML); "params": a Hash
-#   of parameters; "share": a Share (a profile frame's share of samples);
+#   relative to the run directory (a link in HTML); "params": a Hash of parameters; "share": a Share
+#   (a profile frame's share of samples);
 #   "ratio", "p", "verdict": a Comparison's ratio with its interval, corrected p-value and verdict word.
 # A column's csv Hash names the CSV columns its numbers belong to when the row does not (in a table
 # with a column per runtime, its runtime).
 module Rubyrig
   class Analysis
-    Section = Struct.new(:name, :title, :data, :tables, :figures, keyword_init: true) do
-      def empty? = tables.empty? && figures.empty?
+    Section = Struct.new(:name, :title, :data, :tables, keyword_init: true) do
+      def empty? = tables.empty?
     end
 
     class Section
@@ -33,10 +33,9 @@ module Rubyrig
       # A profile frame's share of samples.
       Share = Struct.new(:share, :name, keyword_init: true)
 
-      # data: {JSON key => plain values}, in the JSON report whether or not the section shows anything;
-      # figures: [[kind, plot], ...] drawn without a table of their own.
-      def self.of(name:, title:, data:, tables:, figures: [])
-        new(name: name, title: title, data: data.freeze, tables: tables.compact.freeze, figures: figures.freeze).freeze
+      # data: {JSON key => plain values}, in the JSON report whether or not the section shows anything.
+      def self.of(name:, title:, data:, tables:)
+        new(name: name, title: title, data: data.freeze, tables: tables.compact.freeze).freeze
       end
 
       # columns: [[key, label, unit, csv], ...] (csv optional); rows: Hashes by key.

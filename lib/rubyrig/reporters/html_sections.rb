@@ -4,7 +4,7 @@
 module Rubyrig
   module Reporters
     class HtmlSections
-      # Pictures whose own lanes show every number: drawn instead of their table.
+      # Pictures whose own lanes show every number: drawn under the table's title instead of the table.
       SELF_TABULATED = %i[jobs gvl profiles].freeze
 
       # report: the Analysis::Report; styles: each runtime's Svg::Style.
@@ -24,7 +24,7 @@ module Rubyrig
 
       def table(t)
         kind, plot = t.figure
-        return chart(kind, plot) if SELF_TABULATED.include?(kind)
+        return "<h3>#{esc(t.title)}</h3>#{chart(kind, plot)}" if SELF_TABULATED.include?(kind)
         return figure(kind, plot, t) if kind && kind != :sweeps
         "#{chart(kind, plot) if kind}<h3>#{esc(t.title)}</h3>#{"<p class=\"muted\">#{esc(t.description)}</p>" if t.description}#{grid(t)}#{notes(t)}"
       end

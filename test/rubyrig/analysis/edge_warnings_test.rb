@@ -14,7 +14,7 @@ class EdgeWarningsTest < Minitest::Test
   def report(values, extra: ->(_runtime, _n) { {} }, status: {}, rounds: true)
     meta = synthetic_meta
     trials = synthetic_trials(meta, values, status: status).map do |t|
-      Rubyrig::Trial.new(**t.to_h, round: rounds ? t.batch : nil, metrics: t.metrics.merge(extra.call(t.runtime, t.batch)))
+      Rubyrig::Results::Trial.new(**t.to_h, round: rounds ? t.batch : nil, metrics: t.metrics.merge(extra.call(t.runtime, t.batch)))
     end
     Rubyrig::Analysis.new.analyze(meta: meta, trials: trials)
   end

@@ -29,9 +29,9 @@ class HttpDerivedTest < Minitest::Test
 
   def trials(rates_by_cell, status: "ok", diagnostic: nil)
     rates_by_cell.flat_map do |index, rates|
-      cell = Rubyrig::Plan.from_h(meta["plan"]).cells[index]
+      cell = Rubyrig::Experiment::Plan.from_h(meta["plan"]).cells[index]
       rates.each_with_index.map do |rate, i|
-        Rubyrig::Trial.new(batch_id: "c#{index}-#{diagnostic || "b"}#{i}", cell_key: cell.key, runtime: cell.runtime,
+        Rubyrig::Results::Trial.new(batch_id: "c#{index}-#{diagnostic || "b"}#{i}", cell_key: cell.key, runtime: cell.runtime,
           workload: cell.workload, params: cell.params, status: (i.zero? ? status : "ok"), diagnostic: diagnostic,
           metrics: {"requests_per_s" => rate, "latency_p99_s" => 0.01}, warnings: [])
       end
@@ -120,7 +120,7 @@ class HttpDerivedTest < Minitest::Test
     text = Rubyrig::Reporters::Terminal.new(report).render
     assert_match(/close\s+0\.\d+x \[0\.\d+, 0\.\d+\]\s+\S+\s+slower\s+keepalive faster/, text)
     assert_match(/Rails overhead per request.*\n.*\n\s+system\s+processes=1 threads=1 connection=keepalive connections=8\s+9\d\d µs \[\d+ µs, \d+ µs\]\s+slower/, text)
-    assert_match(/builtin:rack-hello\s+processes=1 threads=1 connections=8 connection=close\s+5\s+1\s/, text, "1 of 5 batches ok with errors")
+    assert_match(/system · builtin:rack-hello · processes=1 threads=1 connections=8 connection=close\s+5\s+1\s/, text, "1 of 5 batches ok with errors")
     markdown = Rubyrig::Reporters::Markdown.new(report).render
     assert_match(/\*\*Rails overhead per request\*\*/, markdown)
     assert_match(/\| close \| 0\.\d+x/, markdown)

@@ -27,13 +27,13 @@ module Rubyrig
         private
 
         def details
-          columns = [[:runtime, "runtime", "code"], [:workload, "workload", "text"], [:params, "params", "params"],
-            [:n, "n", "count"], [:with_errors, "with errors", "count"], [:latency_p50_s, "p50", "s"], [:latency_p99_s, "p99", "s"],
+          columns = [[:cell, "cell", "code"], [:n, "n", "count"], [:with_errors, "with errors", "count"], [:latency_p50_s, "p50", "s"], [:latency_p99_s, "p99", "s"],
             [:latency_p999_s, "p99.9", "s"], [:error_count, "errors", ""], [:boot_s, "boot", "s"],
             [:server_cpu_fraction, "server CPU", "fraction"], [:load_cpu_fraction, "load CPU", "fraction"], [:load_generator, "measured by", "text"]]
           rows = @http.cells.map do |d|
-            {runtime: d.cell.runtime, workload: d.cell.workload, params: d.cell.params, n: d.n, with_errors: d.with_errors,
-             load_generator: d.load_generator || "n/a"}.merge(d.medians.transform_keys(&:to_sym))
+            {cell: Section.where(d.cell.runtime, d.cell.workload, d.cell.params), runtime: d.cell.runtime, workload: d.cell.workload,
+             params: d.cell.params, n: d.n, with_errors: d.with_errors, load_generator: d.load_generator || "n/a",
+             detail: "measured by #{d.load_generator || "n/a"}"}.merge(d.medians.transform_keys(&:to_sym))
           end
           Section.table(name: "http_cell", title: "HTTP details", description: "medians over ok batches", columns: columns, rows: rows)
         end
