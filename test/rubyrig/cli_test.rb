@@ -16,6 +16,13 @@ class CLITest < Minitest::Test
     assert_one_line_error(status, err, /unknown command 'compair'; did you mean 'compare'\?/, expected_status: 2)
   end
 
+  def test_a_mistyped_flag_names_the_flag_it_resembles_on_one_line
+    status, _, err = run_cli("compare", "--batchs", "3", "-r", "system", "--", "builtin:nbody")
+    assert_one_line_error(status, err, /invalid option: --batchs \(did you mean --batches\?\); see `rubyrig compare --help`$/,
+      expected_status: 2)
+    refute_includes err, "\\n"
+  end
+
   def test_unknown_key_in_a_file
     path = write(tmpdir, "exp.yml", "runtimes: [system]\nworkloads: [builtin:nbody]\nseeed: 3\n")
     status, _, err = run_cli("run", path)
