@@ -124,3 +124,5 @@ module SlowTest
 end
 
 Minitest::Test.include(RubyrigTest)
+# minitest's diff of a failed comparison runs diff(1): in the unit tier it shows expected and actual.
+Minitest::Assertions.diff = nil if defined?(RubyrigTest::NoProcesses)
