@@ -8,7 +8,7 @@ class ReadmeCliReferenceTest < Minitest::Test
 
   # The ```text block after each heading of the CLI reference, by command ("" for `rubyrig --help`).
   def self.reference_blocks
-    text = Rubyrig::TextFile.read(README)
+    text = Rubyrig::Processes::TextFile.read(README)
     reference = text[/^## CLI reference\n(.*?)(?=^## )/m, 1] or raise "README has no CLI reference"
     blocks = {"" => reference[/\A.*?```text\n(.*?)```/m, 1]}
     reference.scan(/^### `rubyrig (\w+)`\n.*?```text\n(.*?)```/m) { |name, block| blocks[name] = block }

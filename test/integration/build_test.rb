@@ -10,12 +10,12 @@ class BuildTest < Minitest::Test
 
   # Runs exe/rubyrig in its own process, like a user would; returns [status, stdout, stderr].
   def rubyrig(*args, timeout_s: BUILD_TIMEOUT_S)
-    out, err, exit = Rubyrig::Child.capture([RbConfig.ruby, EXE, *args], env: {"RUBYRIG_CACHE_DIR" => cache_dir},
+    out, err, exit = Rubyrig::Processes::Child.capture([RbConfig.ruby, EXE, *args], env: {"RUBYRIG_CACHE_DIR" => cache_dir},
       timeout_s: timeout_s)
     [exit.status, out, err]
   end
 
-  def configuring?(log) = File.exist?(log) && Rubyrig::TextFile.read(log).include?("/configure --prefix")
+  def configuring?(log) = File.exist?(log) && Rubyrig::Processes::TextFile.read(log).include?("/configure --prefix")
 
   # Processes whose working directory is inside dir.
   def processes_in(dir)
@@ -34,7 +34,7 @@ class BuildTest < Minitest::Test
     status, out, err, = rubyrig("build", "3.3.8")
     assert_equal 0, status, err + out
     marker_path = File.join(cache_dir, "rubies", "3.3.8", Rubyrig::Runtimes::Builder::MARKER)
-    marker = Rubyrig::TextFile.json(marker_path)
+    marker = Rubyrig::Processes::TextFile.json(marker_path)
     assert File.file?(marker["log"]), "the build log must stay in the cache"
     untouched = [marker_path, marker["log"]].to_h { |path| [path, File.mtime(path)] }
     status, out, err, = rubyrig("build", "3.3.8")
@@ -66,7 +66,7 @@ class BuildTest < Minitest::Test
     status, out, err = run_cli("compare", "-r", "3.3.8-jemalloc", "-b", "1", "--iterations", "2", "--warmup", "0",
       "--param", "objects=20000", "--results", dir, "--", "builtin:alloc-churn")
     assert_equal 0, status, err + out
-    runtime = Rubyrig::TextFile.json(File.join(dir, "run.json")).dig("runtimes", "3.3.8-jemalloc")
+    runtime = Rubyrig::Processes::TextFile.json(File.join(dir, "run.json")).dig("runtimes", "3.3.8-jemalloc")
     assert_equal true, runtime.dig("interpreter", "jemalloc_linked")
     assert_match(/--with-jemalloc/, runtime.dig("interpreter", "configure_args"))
     refute runtime["env"].key?("LD_PRELOAD"), "a linked jemalloc needs no preload"
@@ -112,11 +112,11 @@ class BuildTest < Minitest::Test
     work = File.join(cache_dir, "builds", name)
     log = File.join(work, "build.log")
     FileUtils.rm_rf(work)
-    child = Rubyrig::Child.spawn([RbConfig.ruby, EXE, "build", "3.3.8", "--name", name],
+    child = Rubyrig::Processes::Child.spawn([RbConfig.ruby, EXE, "build", "3.3.8", "--name", name],
       env: {"RUBYRIG_CACHE_DIR" => cache_dir})
     deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 600
     sleep 0.2 until configuring?(log) || child.exited? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-    refute child.exited?, "the build ended before configure: #{File.exist?(log) && Rubyrig::TextFile.read(log)[-500..]}"
+    refute child.exited?, "the build ended before configure: #{File.exist?(log) && Rubyrig::Processes::TextFile.read(log)[-500..]}"
     sleep 1
     Process.kill("INT", child.pid)
     exit = child.wait(timeout_s: 30)

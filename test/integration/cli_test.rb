@@ -33,7 +33,7 @@ class CLIIntegrationTest < Minitest::Test
     assert_equal 1, status, err
     assert_match(/^rubyrig: 6 batches failed; the reasons are in the warnings above$/, err)
     assert_match(/Results: /, out)
-    html = Rubyrig::TextFile.read(File.join(run, "report.html"))
+    html = Rubyrig::Processes::TextFile.read(File.join(run, "report.html"))
     assert_includes html, "Sweep over threads"
     refute_includes html, 'data-figure="sweep"'
   end

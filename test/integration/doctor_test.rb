@@ -5,10 +5,10 @@ class DoctorIntegrationTest < Minitest::Test
   include SlowTest
 
   def test_containment_by_cgroup_is_ok
-    containment = Rubyrig::Containment.new.start
+    containment = Rubyrig::Processes::Containment.new.start
     skip "no cgroup v2 that rubyrig may create cgroups in here" unless containment.cgroup
     settings = Rubyrig::Settings.from_env({"PATH" => "/nonexistent", "HOME" => tmpdir})
-    doctor = Rubyrig::Doctor.new(settings: settings, catalog: Struct.new(:interpreters).new([]), host: Rubyrig::Host.new,
+    doctor = Rubyrig::Doctor.new(settings: settings, catalog: Struct.new(:interpreters).new([]), host: Rubyrig::Processes::Host.new,
       containment: containment)
     check = doctor.checks.find { |c| c.name == "containment" }
     assert_equal :ok, check.state

@@ -18,9 +18,9 @@ class DoctorTest < Minitest::Test
   end
 
   # A containment that is not started (no watchdog process): the doctor reads only how it contains.
-  def checks(root, interpreters: [interpreter("3.1.2")], path: "/nonexistent", containment: Rubyrig::Containment.new(cgroups: false))
+  def checks(root, interpreters: [interpreter("3.1.2")], path: "/nonexistent", containment: Rubyrig::Processes::Containment.new(cgroups: false))
     settings = Rubyrig::Settings.from_env({"PATH" => path, "HOME" => tmpdir})
-    Rubyrig::Doctor.new(settings: settings, catalog: FakeCatalog.new(interpreters), host: Rubyrig::Host.new(root: root),
+    Rubyrig::Doctor.new(settings: settings, catalog: FakeCatalog.new(interpreters), host: Rubyrig::Processes::Host.new(root: root),
       containment: containment).checks
   end
 

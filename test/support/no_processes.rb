@@ -8,7 +8,7 @@ module RubyrigTest
     end
   end
 
-  # Every way Ruby starts a process (Open3 and Rubyrig::Child go through spawn).
+  # Every way Ruby starts a process (Open3 and Rubyrig::Processes::Child go through spawn).
   module NoProcesses
     %i[spawn system exec fork ` popen].each do |name|
       define_method(name) { |*, **| raise ProcessStarted, name.to_s }

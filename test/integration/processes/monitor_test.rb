@@ -4,8 +4,8 @@ class MonitorTest < Minitest::Test
   include SlowTest
 
   def test_samples_the_whole_tree
-    child = Rubyrig::Child.spawn(["sh", "-c", "ruby -e 'a = \"x\" * 40_000_000; sleep 30' & ruby -e 'sleep 30' & wait"])
-    monitor = Rubyrig::Monitor.new(child.pid, interval_s: 0.05).start
+    child = Rubyrig::Processes::Child.spawn(["sh", "-c", "ruby -e 'a = \"x\" * 40_000_000; sleep 30' & ruby -e 'sleep 30' & wait"])
+    monitor = Rubyrig::Processes::Monitor.new(child.pid, interval_s: 0.05).start
     reading = wait_for(timeout_s: 30) { (r = monitor.sample) && r.rss_bytes > 65_000_000 && r.pids.size == 3 && r }
     assert_equal 3, reading.pids.size, "sh and its two ruby children"
     assert_operator reading.threads, :>=, 3
@@ -18,8 +18,8 @@ class MonitorTest < Minitest::Test
   end
 
   def test_a_finished_tree_gives_no_sample
-    child = Rubyrig::Child.spawn(["true"])
+    child = Rubyrig::Processes::Child.spawn(["true"])
     child.wait
-    assert_nil Rubyrig::Monitor.new(child.pid).sample
+    assert_nil Rubyrig::Processes::Monitor.new(child.pid).sample
   end
 end

@@ -9,14 +9,14 @@ class InheritedEnvTest < Minitest::Test
   }.freeze
 
   def test_only_the_allow_list_is_passed_on
-    withheld = Rubyrig::InheritedEnv.withheld(from: ENV_OF_A_USER)
+    withheld = Rubyrig::Processes::InheritedEnv.withheld(from: ENV_OF_A_USER)
     assert_equal %w[AWS_REGION AWS_SECRET_ACCESS_KEY DATABASE_URL GITHUB_TOKEN JAVA_TOOL_OPTIONS RUBYRIG_HOST_ID SSH_AUTH_SOCK TERM],
       withheld.keys.sort
     assert(withheld.values.all?(&:nil?), "withheld means unset in the child")
   end
 
   def test_an_experiment_passes_names_and_prefixes_on
-    withheld = Rubyrig::InheritedEnv.withheld(%w[DATABASE_URL AWS_*], from: ENV_OF_A_USER)
+    withheld = Rubyrig::Processes::InheritedEnv.withheld(%w[DATABASE_URL AWS_*], from: ENV_OF_A_USER)
     assert_equal %w[GITHUB_TOKEN JAVA_TOOL_OPTIONS RUBYRIG_HOST_ID SSH_AUTH_SOCK TERM], withheld.keys.sort
   end
 end

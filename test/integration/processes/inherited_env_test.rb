@@ -6,9 +6,9 @@ class InheritedEnvIntegrationTest < Minitest::Test
 
   # Child adds only its containment marker (Sweep), by which nothing of a run outlives rubyrig.
   def test_a_child_process_receives_nothing_else_of_this_environment
-    out, = Rubyrig::Child.capture(["/usr/bin/env"], env: Rubyrig::InheritedEnv.withheld)
+    out, = Rubyrig::Processes::Child.capture(["/usr/bin/env"], env: Rubyrig::Processes::InheritedEnv.withheld)
     names = out.lines.map { |l| l.split("=", 2).first }
     assert_includes names, "PATH"
-    assert(names.all? { |n| Rubyrig::InheritedEnv.passed?(n) || n == Rubyrig::Sweep::ENV_KEY }, names.inspect)
+    assert(names.all? { |n| Rubyrig::Processes::InheritedEnv.passed?(n) || n == Rubyrig::Processes::Sweep::ENV_KEY }, names.inspect)
   end
 end

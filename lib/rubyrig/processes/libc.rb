@@ -1,0 +1,55 @@
+# The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4 and getrusage
+# (resource usage of a reaped child, and of this process), prctl (death signal), sched_setaffinity
+# (CPU pinning) and statvfs (free disk space).
+require "fiddle"
+
+module Rubyrig
+  module Processes
+    module Libc
+      PR_SET_PDEATHSIG = 1
+      CPU_SET_BYTES = 128 # cpu_set_t: 1024 CPUs
+      STATVFS_BYTES = 256 # struct statvfs is 112 bytes on 64-bit Linux; room to spare
+
+      module_function
+
+      def wait4(pid, status_ptr, options, rusage_ptr)
+        function(:wait4, [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP, Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP])
+          .call(pid, status_ptr, options, rusage_ptr)
+      end
+
+      # getrusage(2) of the calling process (RUSAGE_SELF) into rusage_ptr.
+      def getrusage_self(rusage_ptr)
+        function(:getrusage, [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP]).call(0, rusage_ptr)
+      end
+
+      # Asks the kernel to send `signal` to this process when its parent dies.
+      def set_death_signal(signal)
+        number = Signal.list.fetch(signal)
+        function(:prctl, [Fiddle::TYPE_INT, Fiddle::TYPE_LONG, Fiddle::TYPE_LONG, Fiddle::TYPE_LONG, Fiddle::TYPE_LONG])
+          .call(PR_SET_PDEATHSIG, number, 0, 0, 0).zero?
+      end
+
+      # Pins the calling process to the CPUs in a list such as "1" or "0-1,3"; false when refused.
+      def pin_to_cpus(list)
+        mask = "\0".b * CPU_SET_BYTES
+        CpuList.parse(list).each { |cpu| mask.setbyte(cpu / 8, mask.getbyte(cpu / 8) | (1 << (cpu % 8))) }
+        function(:sched_setaffinity, [Fiddle::TYPE_INT, Fiddle::TYPE_SIZE_T, Fiddle::TYPE_VOIDP])
+          .call(0, CPU_SET_BYTES, Fiddle::Pointer[mask]).zero?
+      end
+
+      # Bytes this process may still write on the file system holding path (the root user may use the
+      # blocks reserved for it); nil when statvfs fails.
+      def free_bytes(path)
+        buffer = Fiddle::Pointer.malloc(STATVFS_BYTES, Fiddle::RUBY_FREE)
+        return nil unless function(:statvfs, [Fiddle::TYPE_VOIDP, Fiddle::TYPE_VOIDP]).call(path, buffer).zero?
+        _bsize, frsize, _blocks, bfree, bavail = buffer.to_str(40).unpack("Q5")
+        (Process.euid.zero? ? bfree : bavail) * frsize
+      end
+
+      def function(name, args)
+        @functions ||= {}
+        @functions[name] ||= Fiddle::Function.new(Fiddle::Handle::DEFAULT[name.to_s], args, Fiddle::TYPE_INT)
+      end
+    end
+  end
+end
