@@ -26,7 +26,7 @@ class FaultsHttpTest < Minitest::Test
       workloads:
         - builtin: rack-hello
           params: {processes: 2}
-          duration_s: 3
+          duration_s: 5
           warmup_s: 0
       batches: 3
       seed: 1
@@ -40,8 +40,8 @@ class FaultsHttpTest < Minitest::Test
           next if killed.key?(batch)
           victim = killed.empty? ? "puma" : "wrk"
           pid, = batch_children(batch_dir).find { |_, argv| argv.first.to_s.start_with?(victim) || argv.first.to_s.end_with?("/#{victim}") }
-          # wrk.log is opened as wrk starts: killed now, the victim dies while wrk loads Puma (3 s).
           next unless pid
+          sleep 1 # well inside the 5 s of measured load
           Process.kill("KILL", pid)
           killed[batch] = victim
         end
