@@ -175,6 +175,24 @@ module Benchmark
       def run
         warmup_s = RubyrigIps.seconds("RUBYRIG_IPS_WARMUP_S", @warmup).to_f
         time_s = RubyrigIps.seconds("RUBYRIG_IPS_TIME_S", @time).to_f
+        cycles, warmed = warm_all(warmup_s)
+        hook(:start_running)
+        results = {}
+        @iterations.times do
+          @list.each do |item|
+            hook(:running, item.label, time_s)
+            results[item] = measure(item, cycles[item] || 1, time_s)
+          end
+        end
+        @list.each { |item| report_item(item, results[item], cycles[item] || 1, warmed[item] || 0.0) }
+        hook(:footer)
+        @full_report
+      end
+
+      private
+
+      # Every warmup pass of every item: the calls per round each settled on, and its warmup's seconds.
+      def warm_all(warmup_s)
         cycles = {}
         warmed = {}
         hook(:start_warming)
@@ -187,26 +205,17 @@ module Benchmark
             hook(:warmup_stats, warmed[item] * 1_000_000, cycles[item])
           end
         end
-        hook(:start_running)
-        results = {}
-        @iterations.times do
-          @list.each do |item|
-            hook(:running, item.label, time_s)
-            results[item] = measure(item, cycles[item] || 1, time_s)
-          end
-        end
-        @list.each do |item|
-          rounds, count, total_s = results[item]
-          RubyrigIps.record(item.label, count, total_s, cycles[item] || 1, rounds, warmed[item] || 0.0)
-          entry = Entry.new(item.label, count, total_s * 1_000_000, cycles[item] || 1)
-          @full_report.entries << entry
-          hook(:add_report, entry, caller(1..1).first)
-        end
-        hook(:footer)
-        @full_report
+        [cycles, warmed]
       end
 
-      private
+      # Hands an item's last measured pass to the probe and to the gem's report.
+      def report_item(item, result, cycles, warmed_s)
+        rounds, count, total_s = result
+        RubyrigIps.record(item.label, count, total_s, cycles, rounds, warmed_s)
+        entry = Entry.new(item.label, count, total_s * 1_000_000, cycles)
+        @full_report.entries << entry
+        hook(:add_report, entry, caller(2..2).first)
+      end
 
       # Doubles the calls per round for half the warmup, then runs rounds of about 100 ms for the rest;
       # returns the calls per round that take about 100 ms (1 without warmup).

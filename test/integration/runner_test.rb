@@ -1,8 +1,10 @@
 require "test_helper"
 
-# The runner on its own: a fake driver registry and a catalog that knows one interpreter, so that plan
+# The runner on its own: a fake kind registry and a catalog that knows one interpreter, so that plan
 # order, appends, effective parameters, preflight, resume and the interpreter check are pure logic.
 class RunnerTest < Minitest::Test
+  include SlowTest
+
   # A driver that records what it was asked to run and reports the batch number as its metric.
   class FakeDriver
     class << self
