@@ -12,7 +12,7 @@ module Rubyrig
         batches = nil
         dir = nil
         parser = OptionParser.new do |opts|
-          opts.banner = "Usage: rubyrig demo [options]\n\nRuns #{EXPERIMENT.delete_prefix("#{ROOT}/")}: system and #{SECOND_RUBY}, each with and without YJIT,\n" \
+          opts.banner = "Usage: rubyrig demo [options]\n\nRuns #{EXPERIMENT}: system and #{SECOND_RUBY}, each with and without YJIT,\n" \
             "on builtin:nbody and builtin:mtime-threads (threads 1 and 4). Builds #{SECOND_RUBY} first if needed\n" \
             "(about 15 minutes on 2 cores, once; cached in #{@settings.cache_dir}/rubies).\n\nOptions:"
           opts.on("--no-build", "skip #{SECOND_RUBY}: compare the system Ruby with and without YJIT only (default: build)") { build = false }
