@@ -121,7 +121,7 @@ class FaultsResultsTest < Minitest::Test
   # error naming the fix; the file keeps every complete line and reads back.
   def test_a_trial_appended_to_a_full_disk_is_undone_and_the_earlier_ones_read_back
     with_tmpfs(256) do |disk|
-      store = Rubyrig::Results::Store.create(File.join(disk, "run"), {"name" => "full"})
+      store = Rubyrig::Results::Store.create(File.join(disk, "run"), Rubyrig::Results::RunMeta.build(name: "full"))
       trial = ->(i) {
         Rubyrig::Results::Trial.new(batch_id: "c0-b#{i}", cell_key: "a | w", runtime: "a", workload: "w", params: {}, status: "ok",
           metrics: {"wall_s" => 1.5}, warnings: [i.to_s * 600])

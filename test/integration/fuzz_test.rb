@@ -140,7 +140,7 @@ class FuzzTest < Minitest::Test
       assert_equal 0, status, err
       FileUtils.cp_r(sandbox.template("done"), sandbox.template("partial"))
       partial = Rubyrig::Results::Store.open(sandbox.template("partial"))
-      partial.update_meta { |m| m.except("finished_at") }
+      partial.update_meta { |m| m.except(:finished_at) }
       File.write(partial.path("trials.jsonl"), File.readlines(partial.path("trials.jsonl")).first(2).join)
       FileUtils.cp_r(sandbox.template("done"), sandbox.template("damaged"))
       damaged = File.join(sandbox.template("damaged"), "trials.jsonl")

@@ -78,7 +78,7 @@ class RunnerTest < Minitest::Test
   def test_until_decided_adds_rounds_look_by_look_and_stops_when_decided
     FakeDriver.values = same_with_noise
     store = runner(batches: 3, until: "decided").start(File.join(tmpdir, "run"), command: "compare", command_line: [])
-    run = Rubyrig::Results::RunMeta.new(store.meta)
+    run = store.run
     looks = Rubyrig::Analysis::Sequential.new(min_batches: 3, max_batches: 30).looks
     assert_equal looks.size, run.decision.looks, "every interval of the run is corrected for all the looks"
     assert_operator run.plan.rounds, :>, 3, "the first look was undecided"
@@ -93,14 +93,14 @@ class RunnerTest < Minitest::Test
   def test_until_decided_stops_at_max_batches
     FakeDriver.values = ->(runtime, number) { 1.0 + 0.3 * Math.sin(number * ((runtime == "a") ? 1.7 : 2.3)) }
     store = runner(batches: 3, until: "decided", max_batches: 8).start(File.join(tmpdir, "run"), command: "compare", command_line: [])
-    assert_equal 8, Rubyrig::Results::RunMeta.new(store.meta).plan.rounds
+    assert_equal 8, store.run.plan.rounds
     assert_equal 2 * 2 * 8, store.trials.size
   end
 
   def test_every_batch_runs_in_plan_order_and_is_appended
     dir = File.join(tmpdir, "run")
     store = runner.start(dir, command: "compare", command_line: %w[rubyrig compare])
-    plan = Rubyrig::Results::RunMeta.new(store.meta).plan
+    plan = store.run.plan
     assert_equal plan.batches.map(&:id), FakeDriver.ran
     assert_equal plan.batches.map(&:id), store.trials.map(&:batch_id)
     assert_equal 8, store.trials.size

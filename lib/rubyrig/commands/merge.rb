@@ -45,7 +45,7 @@ module Rubyrig
       def merged_name(paths)
         path = paths.find { |p| File.file?(File.join(p, Results::Store::RUN_FILE)) } ||
           paths.flat_map { |p| File.directory?(p) ? Dir.glob(File.join(p, "*", Results::Store::RUN_FILE)).sort.map { |f| File.dirname(f) } : [] }.first
-        path ? (Results::RunMeta.new(Results::Store.open(path).meta).name || "run") : "run"
+        path ? (Results::Store.open(path).run.name || "run") : "run"
       end
     end
   end

@@ -93,7 +93,7 @@ module Rubyrig
       # The experiment and the http CPU split come from the run itself; a flag given now wins.
       def resume_run(dir)
         store = Results::Store.open(dir)
-        run = Results::RunMeta.new(store.meta)
+        run = store.run
         if run.merged?
           raise UsageError, "#{dir} is a merge of shards; resume the shard that did not finish (rubyrig run --resume SHARD_DIR), then merge again"
         end

@@ -14,12 +14,10 @@ module Rubyrig
       Result = Struct.new(:store, :warnings, keyword_init: true)
 
       # One shard's results directory as found.
-      Part = Struct.new(:dir, :store, :meta, keyword_init: true) do
-        def run = @run ||= RunMeta.new(meta)
+      Part = Struct.new(:dir, :store, :run, keyword_init: true) do
+        def index = run.shard.index
 
-        def index = meta.dig("shard", "index")
-
-        def label = "shard #{index}/#{meta.dig("shard", "count")} (#{dir})"
+        def label = "shard #{index}/#{run.shard.count} (#{dir})"
       end
 
       # paths: shard directories, or directories that hold shard directories (e.g. downloaded artifacts).
@@ -65,10 +63,10 @@ module Rubyrig
 
       def part(dir)
         store = Store.open(dir)
-        meta = store.meta
-        raise MergeError, "#{dir} is already a merged run; give the shard directories it was merged from" if meta["command"] == "merge"
-        raise MergeError, "#{dir} is not a shard (run.json has no shard); run each shard with `rubyrig run EXP.yml --shard K/N`" unless meta["shard"]
-        Part.new(dir: dir, store: store, meta: meta)
+        run = store.run
+        raise MergeError, "#{dir} is already a merged run; give the shard directories it was merged from" if run.merged?
+        raise MergeError, "#{dir} is not a shard (run.json has no shard); run each shard with `rubyrig run EXP.yml --shard K/N`" unless run.shard
+        Part.new(dir: dir, store: store, run: run)
       end
 
       def check_same!(reference, part)
@@ -77,11 +75,11 @@ module Rubyrig
           raise MergeError, "#{part.label} ran a different experiment than #{reference.label} (digest #{short(part.run.experiment_digest)} " \
             "against #{short(reference.run.experiment_digest)}); merge only shards of one experiment file, seed and workload files"
         end
-        if part.run.shard["count"] != reference.run.shard["count"]
-          raise MergeError, "#{part.label} is one of #{part.run.shard["count"]} shards, #{reference.label} one of #{reference.run.shard["count"]}; " \
+        if part.run.shard.count != reference.run.shard.count
+          raise MergeError, "#{part.label} is one of #{part.run.shard.count} shards, #{reference.label} one of #{reference.run.shard.count}; " \
             "run every shard with the same count"
         end
-        if part.meta.dig("plan", "cells") != reference.meta.dig("plan", "cells")
+        if part.run.plan.cells != reference.run.plan.cells
           raise MergeError, "#{part.label} planned other cells than #{reference.label}; both must be run by the same rubyrig version"
         end
         check_interpreters!(reference, part)
@@ -91,9 +89,9 @@ module Rubyrig
       end
 
       def check_interpreters!(reference, part)
-        reference.run.runtimes.each do |label, runtime|
-          mine = part.run.runtime(label)["interpreter"] || {}
-          theirs = runtime["interpreter"] || {}
+        reference.run.runtime_labels.each do |label|
+          mine = part.run.interpreter(label)
+          theirs = reference.run.interpreter(label)
           next if RunMeta.same_interpreter?(theirs, mine, path: false)
           raise MergeError, "runtime '#{label}' is #{mine["description"]} (build #{mine["fingerprint"]}) in #{part.label} but " \
             "#{theirs["description"]} (build #{theirs["fingerprint"]}) in #{reference.label}; every shard must run the same interpreters"
@@ -109,7 +107,7 @@ module Rubyrig
 
       # Missing and unfinished shards: a warning each, or an error with require_all.
       def incomplete!(parts)
-        count = parts.first.run.shard["count"]
+        count = parts.first.run.shard.count
         missing = (1..count).to_a - parts.map(&:index)
         problems = []
         unless missing.empty?
@@ -128,23 +126,23 @@ module Rubyrig
       end
 
       def merged_meta(parts, command_line)
-        reference = parts.first.meta
-        shards = parts.map do |part|
-          meta = part.meta
-          {"index" => part.index, "count" => meta.dig("shard", "count"), "seed" => meta.dig("shard", "seed"),
-           "host_id" => part.run.host_id, "dir" => File.expand_path(part.dir), "created_at" => meta["created_at"],
-           "finished_at" => meta["finished_at"], "planned_batches" => part.run.batch_count, "trials" => part.store.trials.size,
-           "rubyrig_version" => meta["rubyrig_version"],
-           "interpreter_paths" => part.run.runtimes.transform_values { |r| r.dig("interpreter", "path") }}
-        end
-        reference.except("shard", "host", "host_after", "interrupted_at", "resumed_at", "finished_at").merge(
-          "created_at" => Time.now.utc.iso8601, "finished_at" => parts.map { |p| p.meta["finished_at"] }.compact.max,
-          "command" => "merge", "command_line" => command_line,
-          "plan" => {"seed" => reference.dig("shard", "run_seed"), "cells" => reference.dig("plan", "cells"),
-                     "order" => parts.flat_map { |p| p.meta.dig("plan", "order") }},
-          "hosts" => parts.to_h { |p| [p.run.host_id, p.run.host] },
-          "shard_count" => reference.dig("shard", "count"), "shards" => shards, "missing_shards" => @missing
+        reference = parts.first.run
+        reference.except(:shard, :host, :host_after, :interrupted_at, :resumed_at, :finished_at).with(
+          created_at: Time.now.utc.iso8601, finished_at: parts.filter_map { |p| p.run.finished_at }.max,
+          command: "merge", command_line: command_line,
+          plan: {"seed" => reference.shard.run_seed, "cells" => reference.plan.cells.map(&:to_h),
+                 "order" => parts.flat_map { |p| p.run.plan.batches.map(&:to_h) }},
+          hosts: parts.to_h { |p| [p.run.host_id, p.run.host] },
+          shard_count: reference.shard.count, shards: parts.map { |part| merged_shard(part) }, missing_shards: @missing
         )
+      end
+
+      def merged_shard(part)
+        run = part.run
+        RunMeta::MergedShard.new(index: part.index, count: run.shard.count, seed: run.shard.seed, host_id: run.host_id,
+          dir: File.expand_path(part.dir), created_at: run.created_at, finished_at: run.finished_at,
+          planned_batches: run.batch_count, trials: part.store.trials.size, rubyrig_version: run.rubyrig_version,
+          interpreter_paths: run.interpreter_paths).to_record
       end
 
       # Every trial line as its shard wrote it (fsynced once at the end), and each batch's artifacts.

@@ -1,6 +1,8 @@
-# The one reader of a run's metadata (run.json): typed accessors for what was run, where, how and
-# with which settings, so that analysis, reports and --resume never re-derive it from today's code or
-# from the command line. Runs written by format 1 read with the fallbacks noted on each accessor.
+# The one reader and writer of a run's metadata (run.json): FIELDS is its layout, `build` and `with`
+# the only ways to make or change one (an unknown field is refused), and typed accessors say what was
+# run, where, how and with which settings, so that analysis, reports, --resume and merge never
+# re-derive it from today's code or read its keys by hand. Runs written by format 1 read with the
+# fallbacks noted on each accessor.
 module Rubyrig
   module Results
     class RunMeta
@@ -18,6 +20,49 @@ module Rubyrig
       # The http CPU split given on the command line (nil when not given): --server-cpus, --load-cpus.
       CpuSettings = Struct.new(:server_cpus, :load_cpus, keyword_init: true)
 
+      # What a shard's run says it is: index and count, its own seed and the run's, its batches per cell
+      # and the run's.
+      Shard = Struct.new(:index, :count, :seed, :run_seed, :batches, :total_batches, keyword_init: true)
+
+      # What run.json holds of a runtime: its spec, the interpreter it resolved to (a Runtimes::Interpreter
+      # as a Hash), the flags and environment of its variants, what the probe must confirm, warnings and the
+      # diagnostics gems installed for it. `entry["spec"]` reads like the Hash it is in the file.
+      RuntimeEntry = Struct.new(:spec, :interpreter, :ruby_flags, :env, :expect, :warnings, :diagnostics_gems,
+        keyword_init: true)
+
+      # One shard of a merged run, as `rubyrig merge` recorded it.
+      MergedShard = Struct.new(:index, :count, :seed, :host_id, :dir, :created_at, :finished_at, :planned_batches,
+        :trials, :rubyrig_version, :interpreter_paths, keyword_init: true)
+
+      # What both entries share: read from run.json's Hash, written back as one.
+      module Entry
+        def self.included(struct) = struct.extend(ClassMethods)
+
+        module ClassMethods
+          def from_h(hash) = new(**hash.transform_keys(&:to_sym).slice(*members)).freeze
+        end
+
+        def to_record = to_h.transform_keys(&:to_s)
+
+        def to_json(*args) = to_record.to_json(*args)
+      end
+      RuntimeEntry.include(Entry)
+      MergedShard.include(Entry)
+
+      # Every top-level field of run.json, in the order it is written.
+      FIELDS = %i[format_version rubyrig_version name created_at command command_line cpu_settings experiment
+        experiment_digest experiment_base_dir decision baseline plan runtimes bundles workloads diagnostics host
+        tools shard prepared resumed_at finished_at interrupted_at host_after hosts shard_count shards
+        missing_shards].freeze
+
+      def self.build(**fields) = new(checked(fields))
+
+      def self.checked(fields)
+        unknown = fields.keys - FIELDS
+        raise ArgumentError, "run.json has no field #{unknown.join(", ")}" unless unknown.empty?
+        fields.to_h { |key, value| [key.to_s, value] }
+      end
+
       def self.wrap(meta) = meta.is_a?(RunMeta) ? meta : new(meta)
 
       # Whether two records of an interpreter (run.json's "interpreter" entries) are the same build: the
@@ -32,9 +77,15 @@ module Rubyrig
         @hash = hash
       end
 
+      # The run.json Hash to write.
       def to_h = @hash
 
       def [](key) = @hash[key]
+
+      # A copy with these fields set (or removed, with nil values that `except` names).
+      def with(**fields) = RunMeta.new(@hash.merge(RunMeta.checked(fields)))
+
+      def except(*fields) = RunMeta.new(@hash.except(*RunMeta.checked(fields.to_h { |f| [f, nil] }).keys))
 
       def format_version = @hash.fetch("format_version", 1)
 
@@ -45,6 +96,11 @@ module Rubyrig
       def created_at = @hash["created_at"]
 
       def finished_at = @hash["finished_at"]
+
+      def resumed_at = Array(@hash["resumed_at"])
+
+      # The `prepare:` steps run so far: {"workload", "runtime", "argv", "duration_s", "log", "at"} each.
+      def prepared = Array(@hash["prepared"])
 
       def baseline = @hash["baseline"]
 
@@ -75,14 +131,17 @@ module Rubyrig
 
       def experiment_digest = @hash["experiment_digest"]
 
-      # {"index", "count", "seed", "run_seed", "batches", "total_batches"} of a shard's run, else nil.
-      def shard = @hash["shard"]
+      # A shard's run: its Shard, else nil.
+      def shard
+        given = @hash["shard"]
+        given && Shard.new(**given.transform_keys(&:to_sym).slice(*Shard.members)).freeze
+      end
 
       # A run written by `rubyrig merge`: its shards (index, count, seed, host_id, dir, created_at,
       # finished_at, planned and recorded batches) and the shard count the run was split into.
       def merged? = command == "merge"
 
-      def shards = @hash["shards"] || []
+      def shards = (@hash["shards"] || []).map { |entry| MergedShard.from_h(entry) }
 
       def shard_count = @hash["shard_count"]
 
@@ -96,10 +155,16 @@ module Rubyrig
 
       def runtime_labels = runtimes.keys
 
-      # label => {"spec", "interpreter", "ruby_flags", "env", "expect", "warnings", "diagnostics_gems"}
-      def runtimes = @hash["runtimes"] || {}
+      # label => RuntimeEntry
+      def runtimes = @runtimes ||= (@hash["runtimes"] || {}).transform_values { |entry| RuntimeEntry.from_h(entry) }
 
-      def runtime(label) = runtimes[label] || {}
+      def runtime(label) = runtimes[label] || RuntimeEntry.new.freeze
+
+      # The interpreter a runtime label resolved to when the run started (its Runtimes::Interpreter as a
+      # Hash: path, description, fingerprint...), {} when not recorded.
+      def interpreter(label) = runtime(label).interpreter || {}
+
+      def interpreter_paths = runtimes.keys.to_h { |label| [label, interpreter(label)["path"]] }
 
       def workload_names = (@hash["workloads"] || {}).keys
 

@@ -18,7 +18,8 @@ module Rubyrig
       # Creates a new run directory and returns it locked; refuses one that another rubyrig process is
       # writing or that already holds a run. The lock comes first, so that of two rubyrig processes
       # started at once on one directory, one writes its run and the other refuses.
-      def self.create(dir, meta)
+      # run: the RunMeta to write as run.json.
+      def self.create(dir, run)
         FileUtils.mkdir_p(dir)
         store = new(dir)
         store.lock!
@@ -27,7 +28,7 @@ module Rubyrig
             raise StoreError, "#{dir} already holds a run: resume it with `rubyrig run --resume #{dir}` or choose another --results"
           end
           FileUtils.mkdir_p(File.join(dir, "artifacts"))
-          store.write_meta(meta)
+          store.write_meta(run)
         rescue StoreError, SystemCallError
           store.unlock
           raise
@@ -49,6 +50,7 @@ module Rubyrig
         @dir = dir
       end
 
+      # run.json as read (a Hash); `run` reads it typed.
       def meta
         Processes::TextFile.json(path(RUN_FILE))
       rescue JSON::ParserError => e
@@ -57,10 +59,12 @@ module Rubyrig
 
       # Replaces run.json atomically, so a crash or a full disk leaves the old or the new version, never
       # half of one.
-      def write_meta(meta)
+      def run = RunMeta.new(meta)
+
+      def write_meta(run)
         tmp = path("#{RUN_FILE}.tmp")
         File.open(tmp, "w") do |f|
-          write_all(f, JSON.pretty_generate(meta))
+          write_all(f, JSON.pretty_generate(run.to_h))
           f.fsync
         end
         File.rename(tmp, path(RUN_FILE))
@@ -70,9 +74,9 @@ module Rubyrig
           "#{fix_hint(e)}"
       end
 
+      # Yields the run's RunMeta and writes the one the block returns (made with RunMeta#with).
       def update_meta
-        current = meta
-        write_meta(yield(current))
+        write_meta(yield(run))
       end
 
       # Appends one trial as a JSON line and fsyncs it before returning. A write that fails (a full disk,

@@ -13,7 +13,7 @@ module Rubyrig
       # The plan with rounds up to the next look, or nil when the run is not sequential or stops here;
       # started: the monotonic time the run's schedule began.
       def next_plan(plan, started)
-        decision = Results::RunMeta.new(@store.meta).decision
+        decision = @store.run.decision
         return nil unless decision.until_decided
         states = primary_states
         @progress.note("Look at #{plan.rounds} batches per cell: #{states.map { |s| s[:text] }.join("; ")}") unless states.empty?
@@ -22,7 +22,7 @@ module Rubyrig
         return nil unless following
         return nil if out_of_time?(decision, started)
         longer = plan.extended(following)
-        @store.update_meta { |m| m.merge("plan" => longer.to_h.transform_keys(&:to_s)) }
+        @store.update_meta { |m| m.with(plan: longer.to_h.transform_keys(&:to_s)) }
         @progress.grow(total: longer.batches.size)
         longer
       end

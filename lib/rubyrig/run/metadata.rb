@@ -21,21 +21,21 @@ module Rubyrig
 
       def initial(plan, command:, command_line:, shard:)
         experiment = @raw.merge("seed" => @experiment.seed)
-        meta = {
-          "format_version" => RESULTS_FORMAT_VERSION, "rubyrig_version" => VERSION, "name" => @experiment.name,
-          "created_at" => Time.now.utc.iso8601, "command" => command, "command_line" => command_line,
-          "cpu_settings" => {"server_cpus" => @settings.server_cpus, "load_cpus" => @settings.load_cpus},
-          "experiment" => experiment, "experiment_digest" => digest(experiment),
-          "experiment_base_dir" => @experiment.workloads.first&.base_dir,
-          "decision" => decision, "baseline" => @experiment.baseline, "plan" => plan.to_h,
-          "runtimes" => @prepared.launches.transform_values { |l| launch(l) },
-          "bundles" => @prepared.bundles.map { |(label, gemfile), b| {"runtime" => label, "gemfile" => gemfile}.merge(b.to_h) },
-          "workloads" => @experiment.workloads.to_h { |w| [w.name, workload(w)] },
-          "diagnostics" => {"gvl" => @experiment.gvl, "trace" => @experiment.trace, "profile" => @experiment.profile},
-          "host" => Processes::Host.new.facts.merge("host_id" => self.class.host_id(@settings)),
-          "tools" => {"host_ruby" => RUBY_DESCRIPTION}
-        }
-        shard ? meta.merge("shard" => shard_meta(plan, shard)) : meta
+        run = Results::RunMeta.build(
+          format_version: RESULTS_FORMAT_VERSION, rubyrig_version: VERSION, name: @experiment.name,
+          created_at: Time.now.utc.iso8601, command: command, command_line: command_line,
+          cpu_settings: {"server_cpus" => @settings.server_cpus, "load_cpus" => @settings.load_cpus},
+          experiment: experiment, experiment_digest: digest(experiment),
+          experiment_base_dir: @experiment.workloads.first&.base_dir,
+          decision: decision, baseline: @experiment.baseline, plan: plan.to_h,
+          runtimes: @prepared.launches.transform_values { |l| launch(l) },
+          bundles: @prepared.bundles.map { |(label, gemfile), b| {"runtime" => label, "gemfile" => gemfile}.merge(b.to_h) },
+          workloads: @experiment.workloads.to_h { |w| [w.name, workload(w)] },
+          diagnostics: {"gvl" => @experiment.gvl, "trace" => @experiment.trace, "profile" => @experiment.profile},
+          host: Processes::Host.new.facts.merge("host_id" => self.class.host_id(@settings)),
+          tools: {"host_ruby" => RUBY_DESCRIPTION}
+        )
+        shard ? run.with(shard: shard_meta(plan, shard)) : run
       end
 
       private
@@ -71,15 +71,9 @@ module Rubyrig
 
       def launch(launch)
         diag = @prepared.diagnostics[launch.runtime.label]
-        {
-          "spec" => launch.runtime.spec,
-          "interpreter" => launch.interpreter.to_h.transform_keys(&:to_s),
-          "ruby_flags" => launch.ruby_flags,
-          "env" => launch.env.compact,
-          "expect" => launch.expect,
-          "warnings" => launch.warnings,
-          "diagnostics_gems" => diag ? diag.installed_gems : []
-        }
+        Results::RunMeta::RuntimeEntry.new(spec: launch.runtime.spec, interpreter: launch.interpreter.to_h.transform_keys(&:to_s),
+          ruby_flags: launch.ruby_flags, env: launch.env.compact, expect: launch.expect, warnings: launch.warnings,
+          diagnostics_gems: diag ? diag.installed_gems : []).to_record
       end
     end
   end

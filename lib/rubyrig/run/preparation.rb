@@ -31,7 +31,7 @@ module Rubyrig
         steps = @experiment.workloads.select(&:prepare).product(prepared.launches.keys).map do |workload, label|
           prepare_workload(store, prepared, workload, label)
         end
-        store.update_meta { |m| m.merge("prepared" => Array(m["prepared"]) + steps) } unless steps.empty?
+        store.update_meta { |m| m.with(prepared: m.prepared + steps) } unless steps.empty?
       end
 
       private

@@ -40,11 +40,11 @@ module Rubyrig
       def resume(store)
         @store = store
         store.lock!
-        run = Results::RunMeta.new(store.meta)
+        run = store.run
         prepared = preparation.prepare
         check_same_interpreters!(run, prepared)
         store.read_trials.skipped.each { |line| @progress.note("Warning: #{line}") }
-        store.update_meta { |m| m.merge("resumed_at" => Array(m["resumed_at"]) + [Time.now.utc.iso8601]) }
+        store.update_meta { |m| m.with(resumed_at: m.resumed_at + [Time.now.utc.iso8601]) }
         execute(run.plan, prepared)
       ensure
         store.unlock
@@ -67,7 +67,7 @@ module Rubyrig
       # The same label must mean the same interpreter for every batch of a run.
       def check_same_interpreters!(run, prepared)
         prepared.launches.each do |label, launch|
-          before = run.runtime(label)["interpreter"] || {}
+          before = run.interpreter(label)
           now = launch.interpreter.to_h.transform_keys(&:to_s)
           next if Results::RunMeta.same_interpreter?(before, now, path: true)
           raise StoreError, "runtime '#{label}' was #{before["description"]} at #{before["path"]} when the run started, " \

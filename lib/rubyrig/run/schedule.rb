@@ -24,12 +24,12 @@ module Rubyrig
           plan = @looks.next_plan(plan, started) || break
         end
         plan.remaining(@store.trials).each { |batch| @store.append(@batch.measure(batch)) }
-        @store.update_meta { |m| m.merge("finished_at" => Time.now.utc.iso8601, "host_after" => host_after) }
+        @store.update_meta { |m| m.with(finished_at: Time.now.utc.iso8601, host_after: host_after) }
         @progress.finish
         @store
       rescue Interrupt
         @progress.interrupted
-        @store.update_meta { |m| m.merge("interrupted_at" => Time.now.utc.iso8601, "host_after" => host_after) }
+        @store.update_meta { |m| m.with(interrupted_at: Time.now.utc.iso8601, host_after: host_after) }
         raise
       end
 

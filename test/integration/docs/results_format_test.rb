@@ -25,6 +25,10 @@ class ResultsFormatDocTest < Minitest::Test
 
   def documented(section) = TABLES.fetch(section).keys
 
+  def test_the_one_writer_of_run_json_knows_exactly_the_documented_fields
+    assert_equal documented("run.json").sort, Rubyrig::Results::RunMeta::FIELDS.map(&:to_s).sort
+  end
+
   def test_a_real_run_matches_the_document
     dir = tmpdir
     run = File.join(dir, "run")

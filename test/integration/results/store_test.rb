@@ -12,7 +12,7 @@ class StoreIntegrationTest < Minitest::Test
   # A write that fails half-way (here: the file-size limit, as a full disk would) while the torn line is
   # dropped must not take complete trials with it.
   def test_a_repair_that_fails_half_way_keeps_every_complete_trial
-    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), Rubyrig::Results::RunMeta.build(name: "x"))
     10.times { |i| store.append(trial("c0-b#{i}")) }
     File.write(store.path("trials.jsonl"), '{"batch_id":"c0-b10","sta', mode: "a")
     pid = fork do
@@ -33,7 +33,7 @@ class StoreIntegrationTest < Minitest::Test
   # A trial whose write fails half-way (the kernel's file-size limit cuts it, as a full disk would) is
   # undone: the file holds every earlier trial and nothing of the cut one, and the error names the fix.
   def test_a_trial_cut_by_a_failing_write_is_undone_and_the_error_says_how_to_go_on
-    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), Rubyrig::Results::RunMeta.build(name: "x"))
     3.times { |i| store.append(trial("c0-b#{i}")) }
     before = File.binread(store.path("trials.jsonl"))
     reader, writer = IO.pipe

@@ -7,7 +7,7 @@ class StoreTest < Minitest::Test
   end
 
   def test_trials_are_appended_and_read_back
-    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), Rubyrig::Results::RunMeta.build(name: "x"))
     store.append(trial("c0-b1"))
     store.append(trial("c0-b2", status: "failed"))
     trials = store.trials
@@ -18,7 +18,7 @@ class StoreTest < Minitest::Test
   end
 
   def test_a_torn_last_line_is_ignored_and_repaired
-    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), Rubyrig::Results::RunMeta.build(name: "x"))
     store.append(trial("c0-b1"))
     File.write(store.path("trials.jsonl"), '{"batch_id":"c0-b2","sta', mode: "a")
     assert_equal ["c0-b1"], store.trials.map(&:batch_id)
@@ -28,7 +28,7 @@ class StoreTest < Minitest::Test
   end
 
   def test_a_corrupt_line_in_the_middle_is_skipped_with_a_warning_that_names_it
-    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), Rubyrig::Results::RunMeta.build(name: "x"))
     store.append(trial("c0-b1"))
     File.write(store.path("trials.jsonl"), "{\"batch_id\":\"c0-b2\",\"st\x00\xff garbage\n", mode: "ab")
     store.append(trial("c0-b3"))
@@ -43,7 +43,7 @@ class StoreTest < Minitest::Test
   end
 
   def test_json_that_is_not_a_trial_is_skipped_with_what_is_wrong
-    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), Rubyrig::Results::RunMeta.build(name: "x"))
     good = trial("c0-b1").to_h.transform_keys(&:to_s)
     lines = [
       [good, nil],
@@ -65,7 +65,7 @@ class StoreTest < Minitest::Test
   end
 
   def test_a_torn_last_line_is_named_too
-    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), Rubyrig::Results::RunMeta.build(name: "x"))
     store.append(trial("c0-b1"))
     File.write(store.path("trials.jsonl"), '{"batch_id":"c0-b2","sta', mode: "a")
     assert_equal ["#{store.path("trials.jsonl")}:2 was cut short (rubyrig stopped while writing it); skipped, so its batch counts " \
@@ -74,8 +74,8 @@ class StoreTest < Minitest::Test
 
   def test_a_directory_with_a_run_is_not_overwritten
     dir = File.join(tmpdir, "run")
-    Rubyrig::Results::Store.create(dir, {"name" => "x"}).unlock
-    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Results::Store.create(dir, {"name" => "y"}) }
+    Rubyrig::Results::Store.create(dir, Rubyrig::Results::RunMeta.build(name: "x")).unlock
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Results::Store.create(dir, Rubyrig::Results::RunMeta.build(name: "y")) }
     assert_match(/already holds a run: resume it with `rubyrig run --resume/, e.message)
     assert_equal({"name" => "x"}, Rubyrig::Results::Store.open(dir).meta)
     Rubyrig::Results::Store.open(dir).lock!
@@ -87,26 +87,26 @@ class StoreTest < Minitest::Test
   end
 
   def test_meta_updates_are_atomic_replacements
-    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
-    store.update_meta { |m| m.merge("finished_at" => "now") }
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), Rubyrig::Results::RunMeta.build(name: "x"))
+    store.update_meta { |m| m.with(finished_at: "now") }
     assert_equal({"name" => "x", "finished_at" => "now"}, store.meta)
     refute File.exist?(store.path("run.json.tmp"))
   end
 
   def test_one_writer_at_a_time_and_the_refusal_names_the_holder
     dir = File.join(tmpdir, "run")
-    store = Rubyrig::Results::Store.create(dir, {"name" => "x"})
+    store = Rubyrig::Results::Store.create(dir, Rubyrig::Results::RunMeta.build(name: "x"))
     e = assert_raises(Rubyrig::StoreError) { Rubyrig::Results::Store.open(dir).lock! }
     assert_equal "#{dir} is in use by another rubyrig process (pid #{Process.pid}); wait for it to finish or stop it, " \
       "or give another --results", e.message
-    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Results::Store.create(dir, {"name" => "y"}) }
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Results::Store.create(dir, Rubyrig::Results::RunMeta.build(name: "y")) }
     assert_match(/in use by another rubyrig process/, e.message)
     store.unlock
     Rubyrig::Results::Store.open(dir).lock!
   end
 
   def test_a_batch_measured_again_starts_with_an_empty_artifacts_dir
-    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), Rubyrig::Results::RunMeta.build(name: "x"))
     dir = store.prepare_artifacts_dir("c0-b1")
     File.write(File.join(dir, "probe-1.json"), "{}")
     assert_equal dir, store.prepare_artifacts_dir("c0-b1")
