@@ -22,16 +22,18 @@ module SupportEdgesSimulation
   end
 
   # One design of two cells: n_base and n_other batches from the first rounds, each round multiplying
-  # both cells by a shared exp(round_sd * z), and the cell that runs second in the round (in random
-  # order, as the plan shuffles) by 1 + position. noise: Sim::Noise, or a Proc rng -> one value for
-  # counts. The other cell's true ratio is `ratio`.
-  Design = Struct.new(:n_base, :n_other, :ratio, :noise, :round_sd, :position, keyword_init: true) do
+  # both cells by a shared exp(round_sd * z), and the cell that runs second in the round by 1 + position.
+  # Who runs second: at random in each round (shuffled rounds), or, with `balanced`, alternating from a
+  # random start, as the plan orders two cells. noise: Sim::Noise, or a Proc rng -> one value for counts.
+  # The other cell's true ratio is `ratio`.
+  Design = Struct.new(:n_base, :n_other, :ratio, :noise, :round_sd, :position, :balanced, keyword_init: true) do
     def draw(rng)
       base = []
       other = []
+      start = balanced && rng.rand < 0.5
       [n_base, n_other].max.times do |r|
         shared = Math.exp(round_sd * Sim.gaussian(rng))
-        other_second = rng.rand < 0.5
+        other_second = balanced ? (start ^ r.odd?) : rng.rand < 0.5
         b = value(rng, 1.0) * shared * (other_second ? 1.0 : 1 + position)
         o = value(rng, ratio) * shared * (other_second ? 1 + position : 1.0)
         base << [b, r + 1] if r < n_base

@@ -17,6 +17,8 @@ class HttpRailsTest < Minitest::Test
         - builtin: rails-hello
           duration_s: 2
           warmup_s: 1
+          # Longer than a run: on a busy host a slow request is slow, never a timeout that fails the batch.
+          request_timeout_s: 10
       batches: 2
       seed: 5
     YAML
