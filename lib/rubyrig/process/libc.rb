@@ -1,6 +1,6 @@
-# The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4 and getrusage
-# (resource usage of a reaped child, and of this process), prctl (death signal), sched_setaffinity
-# (CPU pinning) and statvfs (free disk space).
+# The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4
+# (resource usage of a reaped child), prctl (death signal), sched_setaffinity
+# (CPU pinning), statvfs (free disk space), dup2 and posix_spawn (see Spawn).
 require "fiddle"
 require_relative "cpu_list"
 
@@ -17,10 +17,8 @@ module Rubyrig
         .call(pid, status_ptr, options, rusage_ptr)
     end
 
-    # getrusage(2) of the calling process (RUSAGE_SELF) into rusage_ptr.
-    def getrusage_self(rusage_ptr)
-      function(:getrusage, [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP]).call(0, rusage_ptr)
-    end
+    # dup2(2) on bare descriptor numbers, whatever Ruby objects hold them; false when refused.
+    def dup2(from_fd, to_fd) = function(:dup2, [Fiddle::TYPE_INT, Fiddle::TYPE_INT]).call(from_fd, to_fd) == to_fd
 
     # Asks the kernel to send `signal` to this process when its parent dies.
     def set_death_signal(signal)
@@ -44,6 +42,14 @@ module Rubyrig
       return nil unless function(:statvfs, [Fiddle::TYPE_VOIDP, Fiddle::TYPE_VOIDP]).call(path, buffer).zero?
       _bsize, frsize, _blocks, bfree, bavail = buffer.to_str(40).unpack("Q5")
       (Process.euid.zero? ? bfree : bavail) * frsize
+    end
+
+    # Whether this C library has the function (posix_spawn_file_actions_addclosefrom_np: glibc 2.34).
+    def has?(name)
+      Fiddle::Handle::DEFAULT[name.to_s]
+      true
+    rescue Fiddle::DLError # an older C library
+      false
     end
 
     def function(name, args)
