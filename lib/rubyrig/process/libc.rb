@@ -1,12 +1,13 @@
-# The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4
-# (resource usage of a reaped child), prctl (death signal), sched_setaffinity
-# (CPU pinning), statvfs (free disk space), dup2 and posix_spawn (see Spawn).
+# The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4 (resource usage of a
+# reaped child), prctl (death signal), setpriority (a thread's nice value), sched_setaffinity (CPU
+# pinning), statvfs (free disk space), dup2, and posix_spawn (see Spawn).
 require "fiddle"
 require_relative "cpu_list"
 
 module Rubyrig
   module Libc
     PR_SET_PDEATHSIG = 1
+    PRIO_PROCESS = 0
     CPU_SET_BYTES = 128 # cpu_set_t: 1024 CPUs
     STATVFS_BYTES = 256 # struct statvfs is 112 bytes on 64-bit Linux; room to spare
 
@@ -27,7 +28,14 @@ module Rubyrig
         .call(PR_SET_PDEATHSIG, number, 0, 0, 0).zero?
     end
 
-    # Pins the calling process to the CPUs in a list such as "1" or "0-1,3"; false when refused.
+    # Sets the nice value of one thread (its id as gettid(2) gives it); false when refused. Raising it
+    # needs no privilege.
+    def set_thread_nice(thread_id, nice)
+      function(:setpriority, [Fiddle::TYPE_INT, Fiddle::TYPE_INT, Fiddle::TYPE_INT]).call(PRIO_PROCESS, thread_id, nice).zero?
+    end
+
+    # Pins the calling thread (the whole process while it has one) to the CPUs in a list such as "1" or
+    # "0-1,3"; false when refused.
     def pin_to_cpus(list)
       mask = "\0".b * CPU_SET_BYTES
       CpuList.parse(list).each { |cpu| mask.setbyte(cpu / 8, mask.getbyte(cpu / 8) | (1 << (cpu % 8))) }
