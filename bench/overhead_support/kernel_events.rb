@@ -56,6 +56,11 @@ class KernelEvents
     self
   end
 
+  def close
+    @thread.kill.join
+    @socket.close
+  end
+
   # Lives of the processes whose ancestor `depth` generations up is root, in the order they exec'd.
   # Waits until the listener has caught up with the present (a process of its own, run now, is seen).
   def lives(root, depth:)

@@ -140,6 +140,9 @@ module Rubyrig
     # milliseconds while the kernel waits for an RCU grace period), pinning and every preparation come
     # before the first clock reading; the command inherits the cgroup, the CPUs and the directory.
     def run_timer(parent, program, report)
+      # A collection here would write to every page of the heap this fork shares with rubyrig, and the
+      # kernel would copy them all, taking CPU time from the command; the timer allocates little.
+      GC.disable
       release_descriptors(report.fileno)
       Process.setpgid(0, 0)
       if @death_signal

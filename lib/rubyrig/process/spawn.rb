@@ -23,11 +23,12 @@ module Rubyrig
       @attr = attributes
       @actions = file_actions(fds)
       @pid = Fiddle::Pointer.malloc(8, Fiddle::RUBY_FREE)
+      @function = Libc.function(:posix_spawn, [Fiddle::TYPE_VOIDP] * 6)
     end
 
     # Starts the program; returns its pid, or raises the SystemCallError that exec reported.
     def call
-      error = Libc.function(:posix_spawn, [Fiddle::TYPE_VOIDP] * 6).call(@pid, @path, @actions, @attr, @argv, @envp)
+      error = @function.call(@pid, @path, @actions, @attr, @argv, @envp)
       raise SystemCallError.new(nil, error) unless error.zero?
       @pid.to_str(8).unpack1("l")
     end
