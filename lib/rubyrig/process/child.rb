@@ -136,8 +136,8 @@ module Rubyrig
     private
 
     # Runs in the forked timer and never returns. Its own process group keeps a terminal's Ctrl-C and
-    # the signals rubyrig sends the command's group away from it. The cgroup move (which can take
-    # milliseconds while the kernel waits for an RCU grace period), pinning and every preparation come
+    # the signals rubyrig sends the command's group away from it. Every preparation, the cgroup move
+    # (which can take milliseconds while the kernel waits for an RCU grace period) and pinning come
     # before the first clock reading; the command inherits the cgroup, the CPUs and the directory.
     def run_timer(parent, program, report)
       # A collection here would write to every page of the heap this fork shares with rubyrig, and the
@@ -149,12 +149,13 @@ module Rubyrig
         Libc.set_death_signal("KILL")
         exit!(EXEC_FAILED) if Process.ppid != parent
       end
-      joined = @slot.join
-      allowed = CpuSplit.allowed
-      Libc.pin_to_cpus(@cpus) if @cpus
+      fds = standard_fds # opened where rubyrig runs, as Ruby's spawn opens them, then the move to chdir
       Dir.chdir(@chdir) if @chdir
-      fds = standard_fds
       spawn = Spawn.new(path: program, argv: @argv, env: ENV.to_h.merge(@env).compact, fds: fds)
+      allowed = CpuSplit.allowed
+      # Last, so that the least work comes between the cgroup move's wait and the clock.
+      joined = @slot.join
+      Libc.pin_to_cpus(@cpus) if @cpus
       time_command(spawn, report, joined, allowed)
     rescue SystemCallError => e # the command could not start (e.g. permission denied): report like a shell would
       IO.for_fd(fds ? fds[2] : 2, autoclose: false).write("rubyrig: cannot run #{@argv.first}: #{e.message}\n")
