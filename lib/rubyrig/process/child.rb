@@ -143,6 +143,7 @@ module Rubyrig
       # A collection here would write to every page of the heap this fork shares with rubyrig, and the
       # kernel would copy them all, taking CPU time from the command; the timer allocates little.
       GC.disable
+      Process.setproctitle("rubyrig-timer #{@argv.first}") # what ps shows, rather than rubyrig's own command line
       release_descriptors(report.fileno)
       Process.setpgid(0, 0)
       if @death_signal
