@@ -144,13 +144,13 @@ module Rubyrig
       # kernel would copy them all, taking CPU time from the command; the timer allocates little.
       GC.disable
       Process.setproctitle("rubyrig-timer #{@argv.first}") # what ps shows, rather than rubyrig's own command line
-      release_descriptors(report.fileno)
+      fds = standard_fds # opened where rubyrig runs, as Ruby's spawn opens them, then the move to chdir
+      release_descriptors([report.fileno, *fds])
       Process.setpgid(0, 0)
       if @death_signal
         Libc.set_death_signal("KILL")
         exit!(EXEC_FAILED) if Process.ppid != parent
       end
-      fds = standard_fds # opened where rubyrig runs, as Ruby's spawn opens them, then the move to chdir
       Dir.chdir(@chdir) if @chdir
       spawn = Spawn.new(path: program, argv: @argv, env: ENV.to_h.merge(@env).compact, fds: fds)
       allowed = CpuSplit.allowed
@@ -173,7 +173,7 @@ module Rubyrig
       null = File.open(File::NULL)
       Dir.children("/proc/self/fd").each do |name|
         fd = name.to_i
-        next if fd <= 2 || fd == keep || fd == null.fileno
+        next if fd <= 2 || keep.include?(fd) || fd == null.fileno
         Libc.dup2(null.fileno, fd) unless File.readlink("/proc/self/fd/#{fd}").start_with?("anon_inode:")
       rescue Errno::ENOENT # the listing's own descriptor, closed since
         nil
@@ -191,7 +191,7 @@ module Rubyrig
       exit!(0)
     end
 
-    # stdin from /dev/null; stdout and stderr as given (a path, [path, mode] or [:child, :out]).
+    # stdin from /dev/null; stdout and stderr as given (a path, [path, mode], an IO or [:child, :out]).
     def standard_fds
       out = open_target(@out, nil)
       err = open_target(@err, out)
@@ -200,6 +200,7 @@ module Rubyrig
 
     def open_target(target, out_fd)
       return out_fd if target == [:child, :out]
+      return target.fileno if target.respond_to?(:fileno)
       path, mode, perm = Array(target)
       File.open(path, mode || "w", perm || 0o644).fileno
     end
