@@ -15,4 +15,7 @@ Gem::Specification.new do |spec|
   spec.bindir = "exe"
   spec.executables = ["rubyrig"]
   spec.require_paths = ["lib"]
+
+  # Loads every constant from the file its name gives; the harness otherwise uses the standard library.
+  spec.add_dependency "zeitwerk", "~> 2.6"
 end

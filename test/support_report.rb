@@ -19,13 +19,13 @@ module SupportReport
   def synthetic_trials(meta, values, status: {})
     meta["plan"]["order"].map do |b|
       cell = meta["plan"]["cells"][b["cell"]]
-      key = Rubyrig::Cell.new(index: cell["index"], runtime: cell["runtime"], workload: cell["workload"], params: cell["params"]).key
+      key = Rubyrig::Experiment::Cell.new(index: cell["index"], runtime: cell["runtime"], workload: cell["workload"], params: cell["params"]).key
       rate = if values.respond_to?(:call)
         values.call(cell["runtime"], cell["params"], b["number"])
       else
         values.fetch(cell["runtime"])[b["number"] - 1]
       end
-      Rubyrig::Trial.new(batch_id: b["id"], cell_key: key, runtime: cell["runtime"], workload: cell["workload"],
+      Rubyrig::Results::Trial.new(batch_id: b["id"], cell_key: key, runtime: cell["runtime"], workload: cell["workload"],
         params: cell["params"], batch: b["number"], status: status.fetch(b["id"], "ok"),
         reason: status.key?(b["id"]) ? "exited with status 1: boom" : nil,
         metrics: {"iterations_per_s" => rate, "peak_rss_bytes" => 20_000_000 + rate * 1000}, warnings: [])

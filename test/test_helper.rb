@@ -69,7 +69,7 @@ module RubyrigTest
 
   def trial_lines(run_dir)
     file = File.join(run_dir, "trials.jsonl")
-    File.exist?(file) ? Rubyrig::TextFile.each_line(file).map { |l| JSON.parse(l) } : []
+    File.exist?(file) ? Rubyrig::Processes::TextFile.each_line(file).map { |l| JSON.parse(l) } : []
   end
 
   # The runtime spec of CRuby 3.3.8 for tests that need a second version: "3.3.8" once

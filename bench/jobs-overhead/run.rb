@@ -47,7 +47,7 @@ puts "\nRecorder cost per job (middleware + one buffered journal line), in the t
 runtimes.each do |label|
   launch = meta["runtimes"].find { |l, _| l == label || meta["runtimes"][l]["spec"] == label }&.last
   next unless launch && ratios.key?(label)
-  _out, err, exit = Rubyrig::Child.capture([launch["interpreter"]["path"], *launch["ruby_flags"],
+  _out, err, exit = Rubyrig::Processes::Child.capture([launch["interpreter"]["path"], *launch["ruby_flags"],
     File.expand_path("recorder_cost.rb", __dir__), dir, "100000"], env: launch["env"].merge("RUBYOPT" => nil))
   cost_s = exit.success? ? Float(err.lines.last) : nil
   rates = trials.select { |t| t["runtime"] == label && t["status"] == "ok" }.map { |t| t["metrics"]["jobs_per_s"] }

@@ -4,25 +4,6 @@
 # rendered. Pure: no I/O.
 module Rubyrig
   class Analysis
-    autoload :Axis, "rubyrig/analysis/axis"
-    autoload :Comparison, "rubyrig/analysis/comparison"
-    autoload :Contrasts, "rubyrig/analysis/contrasts"
-    autoload :Figures, "rubyrig/analysis/figures"
-    autoload :Gate, "rubyrig/analysis/gate"
-    autoload :GemSets, "rubyrig/analysis/gem_sets"
-    autoload :HttpDerived, "rubyrig/analysis/http_derived"
-    autoload :Inference, "rubyrig/analysis/inference"
-    autoload :Items, "rubyrig/analysis/items"
-    autoload :ProfileComparison, "rubyrig/analysis/profile_comparison"
-    autoload :Report, "rubyrig/analysis/report"
-    autoload :Scaling, "rubyrig/analysis/scaling"
-    autoload :Sequential, "rubyrig/analysis/sequential"
-    autoload :Strata, "rubyrig/analysis/strata"
-    autoload :Summary, "rubyrig/analysis/summary"
-    autoload :Trace, "rubyrig/analysis/report"
-    autoload :Verdict, "rubyrig/analysis/verdict"
-    autoload :Warnings, "rubyrig/analysis/warnings"
-
     def initialize(alpha: 0.05)
       @alpha = alpha
     end
@@ -31,7 +12,7 @@ module Rubyrig
     # artifacts but never in statistics. Items measured apart inside batches become cells of their own.
     # skipped: warnings for lines of trials.jsonl that were not trials.
     def analyze(meta:, trials:, skipped: [])
-      run = RunMeta.wrap(meta)
+      run = Results::RunMeta.wrap(meta)
       cells, item_trials = Items.expand(run.cells, trials)
       measured = (trials + item_trials).select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
       @default_host = run.host_id

@@ -38,8 +38,8 @@ module Rubyrig
     def installed_names
       @installed_names ||= begin
         out = ""
-        if Which.find("dpkg-query", path: @env.fetch("PATH", ""))
-          out, _err, exit = Child.capture(["dpkg-query", "-W", "-f", STATUS_FORMAT], timeout_s: 60)
+        if Processes::Which.find("dpkg-query", path: @env.fetch("PATH", ""))
+          out, _err, exit = Processes::Child.capture(["dpkg-query", "-W", "-f", STATUS_FORMAT], timeout_s: 60)
           out = "" unless exit.success?
         end
         out.each_line.each_with_object(Set.new) do |line, names|
@@ -53,11 +53,11 @@ module Rubyrig
 
     def install(command)
       env = {"DEBIAN_FRONTEND" => "noninteractive"}
-      _out, _err, exit = Child.capture(command, env: env, timeout_s: 1800)
+      _out, _err, exit = Processes::Child.capture(command, env: env, timeout_s: 1800)
       return if exit.success?
       # The package lists may be stale or absent on a fresh machine: refresh them once and retry.
-      Child.capture(%w[apt-get update], env: env, timeout_s: 600)
-      _out, err, exit = Child.capture(command, env: env, timeout_s: 1800)
+      Processes::Child.capture(%w[apt-get update], env: env, timeout_s: 600)
+      _out, err, exit = Processes::Child.capture(command, env: env, timeout_s: 1800)
       return if exit.success?
       raise ToolMissing, "`#{command.join(" ")}` failed: #{err.lines.last.to_s.strip}; run it by hand to see why"
     end

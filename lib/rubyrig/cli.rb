@@ -77,7 +77,7 @@ module Rubyrig
       @settings.err.puts("\nrubyrig: interrupted")
       EXIT_INTERRUPTED
     rescue OptionParser::ParseError => e
-      report_error(UsageError.new("#{e.message}; see `rubyrig #{name} --help`"))
+      report_error(UsageError.new("#{option_problem(e)}; see `rubyrig #{name} --help`"))
       EXIT_USAGE
     rescue UsageError => e
       report_error(e)
@@ -98,6 +98,14 @@ module Rubyrig
     def report_error(error)
       @settings.err.puts("rubyrig: error: #{Printable.line(error.message)}")
       @settings.err.puts(error.full_message(highlight: false)) if @settings.debug
+    end
+
+    # OptionParser's message on one line: its "Did you mean?" suggestions, on lines of their own, become
+    # a parenthesis naming the options as they are typed.
+    def option_problem(error)
+      problem, suggestions = error.message.split(/\n\s*Did you mean\?\s*/, 2)
+      return problem.lines.map(&:strip).join("; ") unless suggestions
+      "#{problem} (did you mean #{suggestions.split.map { |s| "--#{s}" }.join(" or ")}?)"
     end
 
     def unknown_command(name)

@@ -6,9 +6,6 @@ require "json"
 
 module Rubyrig
   module Deploy
-    autoload :GithubActions, "rubyrig/deploy/github_actions"
-    autoload :Kubernetes, "rubyrig/deploy/kubernetes"
-
     # What every template needs: the experiment file as the shards will name it, a name fit for
     # Kubernetes objects and artifacts, the seed every shard shares, the shard count, and the gate.
     Deployment = Struct.new(:experiment_path, :name, :seed, :shards, :fail_if, keyword_init: true) do
@@ -28,12 +25,12 @@ module Rubyrig
     # draw one, said on err); fail_if: --fail-if conditions for the merge step.
     def prepare(path, shards:, seed:, fail_if: [], err: nil)
       raise UsageError, "--shards must be at least 1, got #{shards}" unless shards.is_a?(Integer) && shards >= 1
-      source = YamlSource.load(path)
+      source = Experiment::YamlSource.load(path)
       experiment = Experiment.from_source(source, base_dir: File.dirname(File.expand_path(path)))
       if experiment.decision.until_decided
         raise UsageError, "#{path} runs `until: decided`; shards run a fixed share of the batches, so drop it for a deployment"
       end
-      smallest = Shard.new(index: shards, count: shards).batches(experiment.batches)
+      smallest = Experiment::Shard.new(index: shards, count: shards).batches(experiment.batches)
       if smallest < Analysis::Inference::MIN_BATCHES
         raise UsageError, "#{shards} shards of #{experiment.batches} batches per cell leave #{smallest} per shard, and each host needs at least " \
           "#{Analysis::Inference::MIN_BATCHES}: set batches to #{Analysis::Inference::MIN_BATCHES * shards} or more, or use fewer --shards"

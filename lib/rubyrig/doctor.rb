@@ -18,7 +18,7 @@ module Rubyrig
     }.freeze
 
     # containment: how this rubyrig keeps its processes within reach (default: its own).
-    def initialize(settings:, catalog:, host: Host.new, containment: nil)
+    def initialize(settings:, catalog:, host: Processes::Host.new, containment: nil)
       @settings = settings
       @catalog = catalog
       @host = host
@@ -35,7 +35,7 @@ module Rubyrig
 
     def tool_checks
       TOOLS.map do |tool, (why, package)|
-        found = Which.find(tool, path: path) || (tool == "rustc" && Which.find(tool, path: File.join(@settings.env.fetch("HOME", Dir.home), ".cargo", "bin")))
+        found = Processes::Which.find(tool, path: path) || (tool == "rustc" && Processes::Which.find(tool, path: File.join(@settings.env.fetch("HOME", Dir.home), ".cargo", "bin")))
         if found
           Check.new(group: "tools", name: tool, state: :ok, detail: found)
         else
@@ -86,7 +86,7 @@ module Rubyrig
     # Whether a kill -9 of rubyrig takes every process of its run along: always with a cgroup; with the
     # environment marker alone, a process that clears its environment could stay.
     def containment_check
-      containment = @containment || Containment.current
+      containment = @containment || Processes::Containment.current
       if containment.cgroup
         Check.new(group: "host", name: "containment", state: :ok,
           detail: "#{containment.mechanism}: every process of a run ends with rubyrig, kill -9 included")

@@ -1,16 +1,6 @@
 # The registry of workload drivers: which experiment key selects which kind, and the class that runs it.
 module Rubyrig
   module Drivers
-    autoload :Base, "rubyrig/drivers/base"
-    autoload :Command, "rubyrig/drivers/command"
-    autoload :Context, "rubyrig/drivers/context"
-    autoload :Jobs, "rubyrig/drivers/jobs"
-    autoload :Http, "rubyrig/drivers/http"
-    autoload :HttpOptions, "rubyrig/drivers/http_options"
-    autoload :ProcessRun, "rubyrig/drivers/process_run"
-    autoload :Script, "rubyrig/drivers/script"
-    autoload :ScriptForm, "rubyrig/drivers/script_form"
-
     # kind => class name; experiment key => kind.
     KINDS = {"script" => :Script, "command" => :Command, "http" => :Http, "jobs" => :Jobs}.freeze
     SELECTORS = {"script" => "script", "command" => "command", "app" => "http", "jobs" => "jobs"}.freeze

@@ -7,8 +7,6 @@ module Rubyrig
     :timeout_s, :cpus, :gvl, :trace, :profile, :decision, :inherit_env, :source, keyword_init: true)
 
   class Experiment
-    autoload :Decision, "rubyrig/experiment/decision"
-
     DEFAULT_BATCHES = 5
     DEFAULT_TIMEOUT_S = 600
     # More batches per cell than any comparison needs; a larger number is a typo that would plan for ever.
@@ -80,7 +78,7 @@ module Rubyrig
     private
 
     def default_name
-      FileName.safe(File.basename(@source.path.to_s, ".*"))
+      Processes::FileName.safe(File.basename(@source.path.to_s, ".*"))
     end
 
     def load_runtimes(data)
@@ -90,7 +88,7 @@ module Rubyrig
       fail_at(["runtimes"], "is empty; list at least one runtime, e.g. [system, system+yjit]") if list.empty?
       runtimes = list.each_with_index.flat_map do |entry, i|
         next load_runtime(entry, ["runtimes", i]) unless entry.is_a?(String)
-        wrap(["runtimes", i]) { Runtime.expand(entry) }.map { |spec| load_runtime(spec, ["runtimes", i]) }
+        wrap(["runtimes", i]) { Experiment::Runtime.expand(entry) }.map { |spec| load_runtime(spec, ["runtimes", i]) }
       end
       duplicate = runtimes.map(&:label).tally.find { |_, n| n > 1 }
       if duplicate
@@ -102,7 +100,7 @@ module Rubyrig
     def load_runtime(entry, at)
       case entry
       when String
-        wrap(at) { Runtime.parse(entry) }
+        wrap(at) { Experiment::Runtime.parse(entry) }
       when Hash
         check_keys(entry, RUNTIME_KEYS, at, "a runtime")
         spec = entry["spec"]
@@ -118,7 +116,7 @@ module Rubyrig
         end
         flags = optional(entry, "flags", Array, at) || []
         fail_at(at + ["flags"], "must be a list of strings, e.g. [--yjit-call-threshold=1]") unless flags.all?(String)
-        wrap(at) { Runtime.parse(spec, env: env, flags: flags, label: optional(entry, "label", String, at)) }
+        wrap(at) { Experiment::Runtime.parse(spec, env: env, flags: flags, label: optional(entry, "label", String, at)) }
       else
         fail_at(at, "must be a spec string or a mapping with spec:, got #{entry.class}")
       end
@@ -150,13 +148,13 @@ module Rubyrig
     end
 
     def load_workload(entry, at)
-      entry = {"builtin" => entry} if entry.is_a?(String) && Builtins.builtin?(entry)
+      entry = {"builtin" => entry} if entry.is_a?(String) && Experiment::Builtins.builtin?(entry)
       fail_at(at, "must be a mapping such as {builtin: nbody} or {script: bench.rb}") unless entry.is_a?(Hash)
       kind, target, builtin = workload_kind(entry, at)
       driver = Drivers.fetch(kind)
       check_keys(entry, COMMON_WORKLOAD_KEYS + Drivers.selectors.keys + driver.option_keys, at, "a #{kind} workload")
       params = load_params(entry, at, builtin)
-      Workload.new(
+      Experiment::Workload.new(
         name: optional(entry, "name", String, at) || builtin&.workload_name || default_workload_name(kind, target),
         kind: kind,
         target: target,
@@ -196,7 +194,7 @@ module Rubyrig
       value = entry[key]
       if key == "builtin"
         fail_at(at + ["builtin"], "must be a built-in name such as nbody") unless value.is_a?(String)
-        builtin = wrap(at + ["builtin"]) { Builtins.fetch(value) }
+        builtin = wrap(at + ["builtin"]) { Experiment::Builtins.fetch(value) }
         target = (builtin.kind == "script") ? builtin.path : builtin.name
         [builtin.kind, target, builtin]
       else
@@ -317,7 +315,7 @@ module Rubyrig
     # every process gets (InheritedEnv).
     def load_inherit_env(data)
       list = optional(data, "inherit_env", Array, []) || []
-      bad = list.find { |name| !(name.is_a?(String) && name.match?(InheritedEnv::PATTERN)) }
+      bad = list.find { |name| !(name.is_a?(String) && name.match?(Processes::InheritedEnv::PATTERN)) }
       fail_at(["inherit_env"], "must list variable names such as DATABASE_URL or AWS_* (a prefix), got #{bad.inspect}") unless bad.nil?
       list.uniq.freeze
     end
@@ -326,7 +324,7 @@ module Rubyrig
       value = data["cpus"]
       return nil if value.nil?
       text = value.to_s
-      fail_at(["cpus"], CpuList.problem(value)) unless CpuList.valid?(text)
+      fail_at(["cpus"], Processes::CpuList.problem(value)) unless Processes::CpuList.valid?(text)
       text
     end
 

@@ -2,10 +2,6 @@
 # wrk for keepalive and close, httperf for client-close.
 module Rubyrig
   module Load
-    autoload :Httperf, "rubyrig/load/httperf"
-    autoload :Result, "rubyrig/load/result"
-    autoload :Wrk, "rubyrig/load/wrk"
-
     # name => adapter class name, in order of preference.
     ADAPTERS = {"wrk" => :Wrk, "httperf" => :Httperf}.freeze
 
@@ -21,7 +17,7 @@ module Rubyrig
 
     # ": <the last line of a generator's log>" for a failure reason, or "" when the log says nothing.
     def said(log)
-      tail = TextFile.tail(log, chars: 200).to_s
+      tail = Processes::TextFile.tail(log, chars: 200).to_s
       tail.empty? ? "" : ": #{tail}"
     end
   end

@@ -24,9 +24,9 @@ module Rubyrig
     # shard: the Shard this run is, or nil.
     def start(dir, command:, command_line:, shard: nil)
       prepare
-      plan = Plan.build(@experiment, effective: ->(workload, params) { @drivers.fetch(workload.kind).effective_params(workload, params) },
+      plan = Experiment::Plan.build(@experiment, effective: ->(workload, params) { @drivers.fetch(workload.kind).effective_params(workload, params) },
         shard: shard)
-      @store = Store.create(dir, initial_meta(plan, command, command_line, shard))
+      @store = Results::Store.create(dir, initial_meta(plan, command, command_line, shard))
       prepare_workloads
       execute(plan)
     ensure
@@ -38,7 +38,7 @@ module Rubyrig
     def resume(store)
       @store = store
       store.lock!
-      run = RunMeta.new(store.meta)
+      run = Results::RunMeta.new(store.meta)
       prepare
       check_same_interpreters!(run)
       store.read_trials.skipped.each { |line| @progress.note("Warning: #{line}") }
@@ -82,7 +82,7 @@ module Rubyrig
     # After a look: the plan with rounds up to the next look, recorded in run.json, or nil when every
     # primary comparison is decided, the batches or the time are used up, or the run is not sequential.
     def next_plan(plan, started)
-      decision = RunMeta.new(@store.meta).decision
+      decision = Results::RunMeta.new(@store.meta).decision
       return nil unless decision.until_decided
       n = plan.rounds
       states = primary_states
@@ -126,7 +126,7 @@ module Rubyrig
       duration_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - clock
       @store.check_space!("batch #{batch.id} was not recorded (its files may be cut short)")
       facts = bundle ? result.facts.merge(bundle_facts(bundle)) : result.facts
-      trial = Trial.new(
+      trial = Results::Trial.new(
         batch_id: batch.id, cell_key: batch.cell.key, runtime: batch.cell.runtime, workload: batch.cell.workload,
         params: batch.cell.params, batch: batch.number, round: batch.round, diagnostic: batch.diagnostic,
         status: result.status, reason: result.reason,
@@ -187,13 +187,13 @@ module Rubyrig
       case batch.diagnostic
       when "trace"
         return with_warning(result, "no GVL trace: #{runtime_lacks("gvl-tracing", batch)}") unless setup&.trace_dir
-        files = GvlTrace.new(setup.trace_dir).merge(process_name: process_name(context.launch))
+        files = Diagnostics::GvlTrace.new(setup.trace_dir).merge(process_name: process_name(context.launch))
         result.artifacts = result.artifacts + files
-        threads = GvlSummary.collect(setup.trace_dir)
+        threads = Diagnostics::GvlSummary.collect(setup.trace_dir)
         result.samples = result.samples.merge("gvl_threads" => threads) if threads
       when "profile"
         return with_warning(result, "no profile: #{runtime_lacks(@experiment.profile, batch)}") unless setup&.profiler
-        summary = ProfileSummary.collect(setup.profile_dir)
+        summary = Diagnostics::ProfileSummary.collect(setup.profile_dir)
         result.samples = result.samples.merge("profile" => summary) if summary
         result.artifacts = result.artifacts + ["profile"]
       end
@@ -275,7 +275,7 @@ module Rubyrig
     def prepare_workloads
       steps = @experiment.workloads.select(&:prepare).product(@launches.keys).map do |workload, label|
         driver = @drivers.fetch(workload.kind)
-        log = @store.path("prepare", "#{FileName.safe(workload.name)}--#{FileName.safe(label)}.log")
+        log = @store.path("prepare", "#{Processes::FileName.safe(workload.name)}--#{Processes::FileName.safe(label)}.log")
         @progress.note("Preparing #{workload.name} for #{label}: #{workload.prepare.join(" ")}")
         step = Runtimes::PrepareStep.new(workload: workload, launch: @launches.fetch(label),
           bundle_env: @bundles[[label, workload.gemfile]]&.env, driver_env: driver.prepare_env(workload),
@@ -304,7 +304,7 @@ module Rubyrig
 
     # The host this process measures on: --host-id or RUBYRIG_HOST_ID (a container sets it to its node's
     # name), else the hostname.
-    def host_id = (@host_id ||= @settings.host_id || Host.new.facts["hostname"])
+    def host_id = (@host_id ||= @settings.host_id || Processes::Host.new.facts["hostname"])
 
     def initial_meta(plan, command, command_line, shard)
       experiment = @raw.merge("seed" => @experiment.seed)
@@ -317,7 +317,7 @@ module Rubyrig
         "command_line" => command_line,
         "cpu_settings" => {"server_cpus" => @settings.server_cpus, "load_cpus" => @settings.load_cpus},
         "experiment" => experiment,
-        "experiment_digest" => ExperimentDigest.of(experiment, @experiment.workloads,
+        "experiment_digest" => Experiment::ContentDigest.of(experiment, @experiment.workloads,
           paths: ->(w) { @drivers.fetch(w.kind).digest_paths(w) }),
         "experiment_base_dir" => @experiment.workloads.first&.base_dir,
         "decision" => decision_meta,
@@ -327,7 +327,7 @@ module Rubyrig
         "bundles" => @bundles.map { |(label, gemfile), b| {"runtime" => label, "gemfile" => gemfile}.merge(b.to_h) },
         "workloads" => @experiment.workloads.to_h { |w| [w.name, workload_meta(w)] },
         "diagnostics" => {"gvl" => @experiment.gvl, "trace" => @experiment.trace, "profile" => @experiment.profile},
-        "host" => Host.new.facts.merge("host_id" => host_id),
+        "host" => Processes::Host.new.facts.merge("host_id" => host_id),
         "tools" => {"host_ruby" => RUBY_DESCRIPTION}
       }
       return meta unless shard
@@ -369,7 +369,7 @@ module Rubyrig
     end
 
     def host_after
-      {"load_average" => Host.new.load_average}
+      {"load_average" => Processes::Host.new.load_average}
     end
   end
 end

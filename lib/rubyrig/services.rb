@@ -9,13 +9,6 @@
 #             and after a start that failed half-way
 module Rubyrig
   module Services
-    autoload :HttpCheck, "rubyrig/services/http_check"
-    autoload :Ports, "rubyrig/services/ports"
-    autoload :Puma, "rubyrig/services/puma"
-    autoload :RedisServer, "rubyrig/services/redis_server"
-    autoload :SidekiqWorkers, "rubyrig/services/sidekiq_workers"
-    autoload :StubEndpoints, "rubyrig/services/stub_endpoints"
-
     HOST = "127.0.0.1"
   end
 end

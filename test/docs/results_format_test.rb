@@ -7,7 +7,7 @@ class ResultsFormatDocTest < Minitest::Test
   include SlowTest
   include MixedRun
 
-  DOC = Rubyrig::TextFile.read(File.join(RubyrigTest::ROOT, "docs/results-format.md"))
+  DOC = Rubyrig::Processes::TextFile.read(File.join(RubyrigTest::ROOT, "docs/results-format.md"))
 
   # {"run.json" => {"field" => "rest of the row"}, ...} from the tables under each "## " heading.
   def self.tables
@@ -31,7 +31,7 @@ class ResultsFormatDocTest < Minitest::Test
     status, _, err = run_cli("compare", "-r", "system", "-r", "system+yjit", "--batches", "1", "--iterations", "2",
       "--warmup", "1", "--param", "steps=200", "--results", run, "--", "builtin:nbody")
     assert_equal 0, status, err
-    meta = Rubyrig::TextFile.json(File.join(run, "run.json"))
+    meta = Rubyrig::Processes::TextFile.json(File.join(run, "run.json"))
     assert_empty meta.keys - documented("run.json"), "run.json fields missing from the document"
     assert_equal Rubyrig::RESULTS_FORMAT_VERSION, meta["format_version"]
     interpreter_row = TABLES.fetch("run.json").fetch("runtimes")
@@ -44,7 +44,7 @@ class ResultsFormatDocTest < Minitest::Test
       assert_empty trial["metrics"].keys - documented("Metrics"), "metrics missing from the document"
     end
 
-    summary = Rubyrig::TextFile.json(File.join(run, "summary.json"))
+    summary = Rubyrig::Processes::TextFile.json(File.join(run, "summary.json"))
     assert_empty summary.keys - documented("summary.json (and --export-json)")
     rows = TABLES.fetch("summary.json (and --export-json)")
     summary["summaries"].first.each_key { |k| assert_includes rows.fetch("summaries"), "`#{k}`" }
@@ -67,24 +67,24 @@ class ResultsFormatDocTest < Minitest::Test
     assert_equal 0, status, err
     rows = TABLES.fetch("run.json")
     [shards.first, merged].each do |run|
-      meta = Rubyrig::TextFile.json(File.join(run, "run.json"))
+      meta = Rubyrig::Processes::TextFile.json(File.join(run, "run.json"))
       assert_empty meta.keys - documented("run.json"), "#{run}: run.json fields missing from the document"
       assert meta.dig("plan", "order").all? { |b| b["shard"] }, "every batch names its shard"
     end
-    shard = Rubyrig::TextFile.json(File.join(shards.first, "run.json"))
+    shard = Rubyrig::Processes::TextFile.json(File.join(shards.first, "run.json"))
     shard["shard"].each_key { |k| assert_includes rows.fetch("shard"), "`#{k}`" }
     assert_includes rows.fetch("host"), "`host_id`"
     assert_includes rows.fetch("plan"), "`shard`"
-    meta = Rubyrig::TextFile.json(File.join(merged, "run.json"))
+    meta = Rubyrig::Processes::TextFile.json(File.join(merged, "run.json"))
     meta["shards"].first.each_key { |k| assert_includes rows.fetch("shards"), "`#{k}`" }
     trial_lines(merged).each { |t| assert_empty t.keys - documented("trials.jsonl") }
-    comparison = Rubyrig::TextFile.json(File.join(merged, "summary.json"))["comparisons"].find { |c| c["hosts"] }
+    comparison = Rubyrig::Processes::TextFile.json(File.join(merged, "summary.json"))["comparisons"].find { |c| c["hosts"] }
     documented_comparison = TABLES.fetch("summary.json (and --export-json)").fetch("comparisons")
     comparison.each_key { |k| assert_includes documented_comparison, "`#{k}`" }
     comparison["hosts"].first.each_key { |k| assert_includes documented_comparison, "`#{k}`" }
     comparison["heterogeneity"].each_key { |k| assert_includes documented_comparison, "`#{k}`" }
     csv = CSV.parse(Rubyrig::Reporters::Csv.new(Rubyrig::Analysis.new.analyze(meta: meta,
-      trials: Rubyrig::Store.open(merged).trials)).render, headers: true)
+      trials: Rubyrig::Results::Store.open(merged).trials)).render, headers: true)
     %w[host heterogeneity].each do |section|
       assert_includes csv.map { |row| row["section"] }, section
       assert_includes TABLES.fetch("CSV export").keys, section
@@ -93,7 +93,7 @@ class ResultsFormatDocTest < Minitest::Test
 
   def test_the_samples_of_a_mixed_run_are_documented
     row = TABLES.fetch("trials.jsonl").fetch("samples")
-    trials = Rubyrig::Store.open(mixed_run).trials
+    trials = Rubyrig::Results::Store.open(mixed_run).trials
     keys = trials.flat_map { |t| t.samples.to_h.keys }.uniq
     assert_includes keys, "gvl_threads"
     assert_includes keys, "jobs_timeline"
@@ -104,7 +104,7 @@ class ResultsFormatDocTest < Minitest::Test
       value = trials.find { |t| t.samples.to_h.key?(sample) }.samples[sample]
       fields.call(value).each { |k| assert_includes row, "`#{k}`", "#{sample}: #{k}" }
     end
-    summary = JSON.parse(Rubyrig::Reporters::Json.new(Rubyrig::Analysis.new.analyze(meta: Rubyrig::Store.open(mixed_run).meta, trials: trials)).render)
+    summary = JSON.parse(Rubyrig::Reporters::Json.new(Rubyrig::Analysis.new.analyze(meta: Rubyrig::Results::Store.open(mixed_run).meta, trials: trials)).render)
     figures = TABLES.fetch("summary.json (and --export-json)")
     summary["figures"].each do |kind, list|
       assert figures.key?(kind), "figure #{kind} in the document"

@@ -34,7 +34,7 @@ class AppLockfileTest < Minitest::Test
     assert_equal Digest::SHA256.file(own["lockfile"]).hexdigest, own["lockfile_sha256"]
     assert_match(/\A7\./, own.dig("gems", "sidekiq"), "the newest Sidekiq that Ruby 3.1 runs")
 
-    rows = Rubyrig::Analysis::GemSets.of(Rubyrig::RunMeta.new("bundles" => [as_is.merge("runtime" => "3.3.8"), own.merge("runtime" => "system")]))
+    rows = Rubyrig::Analysis::GemSets.of(Rubyrig::Results::RunMeta.new("bundles" => [as_is.merge("runtime" => "3.3.8"), own.merge("runtime" => "system")]))
     warnings = Rubyrig::Analysis::GemSets.warnings(rows)
     assert_equal 1, warnings.size
     assert_match(/\Asystem did not use .*app-lockfile\/Gemfile.lock as it is \(.*requires ruby version >= 3\.2/, warnings.first)
@@ -42,13 +42,13 @@ class AppLockfileTest < Minitest::Test
 
   def test_a_lockfile_from_a_newer_bundler_is_installed_by_the_runtimes_own
     lock = File.join(NEWER_BUNDLER, "Gemfile.lock")
-    assert_match(/BUNDLED WITH\n   2\.5\./, Rubyrig::TextFile.read(lock))
+    assert_match(/BUNDLED WITH\n   2\.5\./, Rubyrig::Processes::TextFile.read(lock))
     installed = bundle("system", NEWER_BUNDLER)
     assert_equal "as-is", installed.resolution
     assert_equal Digest::SHA256.file(lock).hexdigest, installed.lockfile_sha256
     assert_match(/\A2\.3\./, installed.env["BUNDLER_VERSION"], "Ruby 3.1's own bundler, not the locked 2.5")
     script = 'require "rack"; print Rack.release, " ", Bundler::VERSION'
-    out, err, exit = Rubyrig::Child.capture([installed.interpreter.path, "-rbundler/setup", "-e", script], env: installed.env.merge("RUBYOPT" => nil))
+    out, err, exit = Rubyrig::Processes::Child.capture([installed.interpreter.path, "-rbundler/setup", "-e", script], env: installed.env.merge("RUBYOPT" => nil))
     assert exit.success?, err
     assert_match(/\A3\.1\.\d+ 2\.3\./, out)
   end

@@ -37,7 +37,7 @@ class BenchmarkIpsTest < Minitest::Test
       end
     end
 
-    report = Rubyrig::TextFile.json(json)
+    report = Rubyrig::Processes::TextFile.json(json)
     %w[interpolation plus].each do |item|
       c = report["comparisons"].find { |x| x["params"] == {"item" => item} && x["metric"] == "iterations_per_s" }
       assert c, "a comparison for #{item}"

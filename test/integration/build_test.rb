@@ -11,12 +11,12 @@ class BuildTest < Minitest::Test
   # Runs exe/rubyrig in its own process, like a user would; returns [status, stdout, stderr, seconds].
   def rubyrig(*args, timeout_s: BUILD_TIMEOUT_S)
     started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-    out, err, exit = Rubyrig::Child.capture([RbConfig.ruby, EXE, *args], env: {"RUBYRIG_CACHE_DIR" => cache_dir},
+    out, err, exit = Rubyrig::Processes::Child.capture([RbConfig.ruby, EXE, *args], env: {"RUBYRIG_CACHE_DIR" => cache_dir},
       timeout_s: timeout_s)
     [exit.status, out, err, Process.clock_gettime(Process::CLOCK_MONOTONIC) - started]
   end
 
-  def configuring?(log) = File.exist?(log) && Rubyrig::TextFile.read(log).include?("/configure --prefix")
+  def configuring?(log) = File.exist?(log) && Rubyrig::Processes::TextFile.read(log).include?("/configure --prefix")
 
   # Processes whose working directory is inside dir.
   def processes_in(dir)
@@ -36,7 +36,7 @@ class BuildTest < Minitest::Test
     assert_equal 0, status, err + out
     assert_match(/\A3\.3\.8 is already built: ruby 3\.3\.8 /, out)
     assert_operator seconds, :<, 5.0, "the issue sets 5 s for a cached build"
-    marker = Rubyrig::TextFile.json(File.join(cache_dir, "rubies", "3.3.8", Rubyrig::Runtimes::Builder::MARKER))
+    marker = Rubyrig::Processes::TextFile.json(File.join(cache_dir, "rubies", "3.3.8", Rubyrig::Runtimes::Builder::MARKER))
     assert_includes marker["configure_args"], "--enable-yjit"
     assert File.file?(marker["log"]), "the build log must stay in the cache"
     status, out, = rubyrig("runtimes", timeout_s: 300)
@@ -63,7 +63,7 @@ class BuildTest < Minitest::Test
     status, out, err = run_cli("compare", "-r", "3.3.8-jemalloc", "-b", "1", "--iterations", "2", "--warmup", "0",
       "--param", "objects=20000", "--results", dir, "--", "builtin:alloc-churn")
     assert_equal 0, status, err + out
-    runtime = Rubyrig::TextFile.json(File.join(dir, "run.json")).dig("runtimes", "3.3.8-jemalloc")
+    runtime = Rubyrig::Processes::TextFile.json(File.join(dir, "run.json")).dig("runtimes", "3.3.8-jemalloc")
     assert_equal true, runtime.dig("interpreter", "jemalloc_linked")
     assert_match(/--with-jemalloc/, runtime.dig("interpreter", "configure_args"))
     refute runtime["env"].key?("LD_PRELOAD"), "a linked jemalloc needs no preload"
@@ -109,11 +109,11 @@ class BuildTest < Minitest::Test
     work = File.join(cache_dir, "builds", name)
     log = File.join(work, "build.log")
     FileUtils.rm_rf(work)
-    child = Rubyrig::Child.spawn([RbConfig.ruby, EXE, "build", "3.3.8", "--name", name],
+    child = Rubyrig::Processes::Child.spawn([RbConfig.ruby, EXE, "build", "3.3.8", "--name", name],
       env: {"RUBYRIG_CACHE_DIR" => cache_dir})
     deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 600
     sleep 0.2 until configuring?(log) || child.exited? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-    refute child.exited?, "the build ended before configure: #{File.exist?(log) && Rubyrig::TextFile.read(log)[-500..]}"
+    refute child.exited?, "the build ended before configure: #{File.exist?(log) && Rubyrig::Processes::TextFile.read(log)[-500..]}"
     sleep 1
     Process.kill("INT", child.pid)
     exit = child.wait(timeout_s: 30)

@@ -28,7 +28,7 @@ class BundlesTest < Minitest::Test
     dir = File.join(tmpdir, "run")
     status, out, err = run_cli("run", experiment(["system", "3.3.8"], RACK), "--results", dir)
     assert_equal 0, status, err + out
-    meta = Rubyrig::TextFile.json(File.join(dir, "run.json"))
+    meta = Rubyrig::Processes::TextFile.json(File.join(dir, "run.json"))
     bundles = meta.fetch("bundles").to_h { |b| [b["runtime"], b] }
     assert_equal %w[3.3.8 system], bundles.keys.sort
     lockfiles = bundles.values.map { |b| b["lockfile"] }
@@ -37,7 +37,7 @@ class BundlesTest < Minitest::Test
       assert File.file?(bundle["lockfile"]), "#{label}: #{bundle["lockfile"]} is missing"
       assert_equal Digest::SHA256.file(bundle["lockfile"]).hexdigest, bundle["lockfile_sha256"]
       assert_includes bundle["lockfile"], meta.dig("runtimes", label, "interpreter", "fingerprint")
-      assert_match(/^    rack \(\d/, Rubyrig::TextFile.read(bundle["lockfile"]))
+      assert_match(/^    rack \(\d/, Rubyrig::Processes::TextFile.read(bundle["lockfile"]))
     end
     trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
     assert_equal 4, trials.size

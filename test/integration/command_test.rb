@@ -15,7 +15,7 @@ class CommandWorkloadTest < Minitest::Test
     assert_equal 2, trials.size
     trials.each do |t|
       n = t["params"]["n"]
-      assert_equal "true", Rubyrig::TextFile.read(File.join(run, "artifacts", t["batch_id"], "n#{n}.txt")), "--yjit arrived through RUBYOPT"
+      assert_equal "true", Rubyrig::Processes::TextFile.read(File.join(run, "artifacts", t["batch_id"], "n#{n}.txt")), "--yjit arrived through RUBYOPT"
       assert_operator t.dig("metrics", "wall_s"), :>, 0
       assert_equal true, t.dig("facts", "yjit_enabled")
     end

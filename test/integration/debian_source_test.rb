@@ -27,14 +27,14 @@ class DebianSourceTest < Minitest::Test
     unpacked = debian.unpack(File.join(dir, "src"))
     entry = File.join(dir, "sources.list.d", "rubyrig-bookworm-src.sources")
     assert File.file?(entry), "the deb-src entry was not written"
-    assert_match(/^Types: deb-src$/, Rubyrig::TextFile.read(entry))
-    assert_match(/^Suites: bookworm$/, Rubyrig::TextFile.read(entry))
+    assert_match(/^Types: deb-src$/, Rubyrig::Processes::TextFile.read(entry))
+    assert_match(/^Suites: bookworm$/, Rubyrig::Processes::TextFile.read(entry))
     assert_match(/Added a deb-src entry for Debian bookworm in #{Regexp.escape(entry)}/, @io.string)
     assert_match(/apt-get update/, @io.string)
     assert_match(/\A3\.1\.2-/, debian.debian_version)
     assert File.file?(File.join(dir, "sources", "ruby3.1_#{debian.debian_version}.dsc"))
     assert File.file?(File.join(unpacked, "configure")), "the unpacked source has no configure script"
-    gmake = Rubyrig::TextFile.read(File.join(unpacked, "defs", "gmake.mk"))
+    gmake = Rubyrig::Processes::TextFile.read(File.join(unpacked, "defs", "gmake.mk"))
     refute_match(/^update-gems: \|/, gmake, "Debian's no-download patch was not applied")
     assert_equal "debian", debian.facts["kind"]
   end
@@ -54,7 +54,7 @@ class DebianSourceTest < Minitest::Test
   def test_a_build_installs_what_the_cached_source_package_declares
     dsc = Dir.glob(File.join(cache_dir, "sources", "ruby3.3_*.dsc")).max
     needs(dsc, "no ruby3.3 .dsc in #{cache_dir}/sources; run bin/setup-rubies")
-    text = Rubyrig::TextFile.read(dsc)
+    text = Rubyrig::Processes::TextFile.read(dsc)
     declared = Rubyrig::Runtimes::DebianControl.field(text, "Build-Depends")
     packages = Rubyrig::Runtimes::DebianSource.declared_dependencies(text, arch: "amd64", installed: ->(_) { false })
     assert_equal "build-essential", packages.first, "Debian policy's implicit build dependency comes first"
@@ -62,7 +62,7 @@ class DebianSourceTest < Minitest::Test
     %w[bison libssl-dev libyaml-dev zlib1g-dev libffi-dev].each { |name| assert_includes packages, name }
     declared_names = declared.split(",").map { |r| r.strip[/\A[a-z0-9.+-]+/] }
     assert_operator packages.size - 1, :<, declared_names.size, "nocheck and cross entries are left out"
-    _out, err, exit = Rubyrig::Child.capture(["apt-get", "-s", "-q", "install", *packages], timeout_s: 120)
+    _out, err, exit = Rubyrig::Processes::Child.capture(["apt-get", "-s", "-q", "install", *packages], timeout_s: 120)
     assert exit.success?, "apt cannot install the declared build dependencies here: #{err}"
   end
 
@@ -71,9 +71,9 @@ class DebianSourceTest < Minitest::Test
   def test_a_patched_configure_ac_gets_its_configure_regenerated_before_configure_runs
     dsc = Dir.glob(File.join(cache_dir, "sources", "ruby3.3_*.dsc")).max
     needs(dsc, "no ruby3.3 .dsc in #{cache_dir}/sources; run bin/setup-rubies")
-    needs(Rubyrig::Which.find("autoconf"), "autoconf is not installed (debhelper, which the .dsc declares, brings it)")
+    needs(Rubyrig::Processes::Which.find("autoconf"), "autoconf is not installed (debhelper, which the .dsc declares, brings it)")
     src = File.join(tmpdir, "src")
-    _out, err, exit = Rubyrig::Child.capture(["dpkg-source", "-x", dsc, src], timeout_s: 300)
+    _out, err, exit = Rubyrig::Processes::Child.capture(["dpkg-source", "-x", dsc, src], timeout_s: 300)
     assert exit.success?, err
     configure = File.join(src, "configure")
     assert_operator File.mtime(File.join(src, "configure.ac")), :>, File.mtime(configure), "Debian's patches no longer touch configure.ac"

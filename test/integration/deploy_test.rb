@@ -54,7 +54,7 @@ class DeployIntegrationTest < Minitest::Test
       assert status.success?, output
       assert_match(/batch\/v1 Job rubyrig-deploy(-merge)?: valid/, output)
     end
-    broken = write(dir, "broken.yml", Rubyrig::TextFile.read(manifest).sub("parallelism: 2", "parallelism: \"two\"").sub(%(cpu: "2"), "cpu: [2]"))
+    broken = write(dir, "broken.yml", Rubyrig::Processes::TextFile.read(manifest).sub("parallelism: 2", "parallelism: \"two\"").sub(%(cpu: "2"), "cpu: [2]"))
     output, status = kubernetes_check(broken)
     refute status.success?, "a broken manifest must fail: #{output}"
     assert_match(%r{spec/parallelism must be integer}, output)
@@ -67,7 +67,7 @@ class DeployIntegrationTest < Minitest::Test
     workflow = write(dir, "rubyrig.yml", generate(dir, "github-actions", "bench/exp.yml", "--shards", "2", "--fail-if", "slower:5%"))
     output, status = workflow_check(workflow)
     assert status.success?, output
-    broken = write(dir, "broken.yml", Rubyrig::TextFile.read(workflow).sub("runs-on:", "runs_on:"))
+    broken = write(dir, "broken.yml", Rubyrig::Processes::TextFile.read(workflow).sub("runs-on:", "runs_on:"))
     output, status = workflow_check(broken)
     refute status.success?, "a broken workflow must fail: #{output}"
     assert_includes output, "Additional property 'runs_on' is not allowed"

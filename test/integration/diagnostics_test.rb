@@ -9,7 +9,7 @@ class DiagnosticsIntegrationTest < Minitest::Test
     run = File.join(tmpdir, "run")
     status, out, err = run_cli("compare", *args[0...-1], "--results", run, "--", args.last)
     assert_equal 0, status, err
-    [out, run, Rubyrig::Store.open(run)]
+    [out, run, Rubyrig::Results::Store.open(run)]
   end
 
   def test_gvl_wait_is_near_zero_with_one_thread_and_well_above_with_four
@@ -31,7 +31,7 @@ class DiagnosticsIntegrationTest < Minitest::Test
     files = trace.artifacts.select { |a| a.start_with?("trace/") }
     assert_equal 1, files.size
     assert_match(%r{GVL traces .*ui\.perfetto\.dev}, out)
-    events = Rubyrig::TextFile.json(File.join(run, "artifacts", trace.batch_id, files.first))
+    events = Rubyrig::Processes::TextFile.json(File.join(run, "artifacts", trace.batch_id, files.first))
     assert_kind_of Array, events
     process = events.find { |e| e["name"] == "process_name" }
     assert_match(/\A#{Regexp.escape(ruby33)} · ruby 3\.3\.8/, process.dig("args", "name"))

@@ -40,7 +40,7 @@ class FaultsCrashTest < Minitest::Test
         until killed
           out = Dir.glob(File.join(results, "artifacts", "*", "stdout.log")).find { |f| File.size?(f) }
           if out
-            killed = [File.basename(File.dirname(out)), Rubyrig::TextFile.read(out).to_i]
+            killed = [File.basename(File.dirname(out)), Rubyrig::Processes::TextFile.read(out).to_i]
             Process.kill("SEGV", killed[1])
           end
           sleep 0.01
@@ -66,14 +66,14 @@ class FaultsCrashTest < Minitest::Test
       failed, ok = trials.partition { |t| t["status"] == "failed" }
       assert_equal 1, failed.size, output
       reason = failed.first["reason"]
-      if Process.euid.zero? && Rubyrig::ExitCause.initial_pid_namespace?
+      if Process.euid.zero? && Rubyrig::Processes::ExitCause.initial_pid_namespace?
         assert_match(/\Akilled by SIGKILL from the kernel's OOM killer \(out of memory; the kernel log names pid \d+\)/, reason)
       else
         assert_match(/\Akilled by SIGKILL and looks like the kernel's OOM killer \(out of memory\): it killed \d+ process/, reason)
       end
       assert_equal "KILL", failed.first.dig("facts", "exit_signal")
       assert_equal 2, ok.size, "the run goes on"
-      assert_match(/oom_kill [1-9]/, Rubyrig::TextFile.read(File.join(cgroup, memory_events_file(cgroup))))
+      assert_match(/oom_kill [1-9]/, Rubyrig::Processes::TextFile.read(File.join(cgroup, memory_events_file(cgroup))))
     end
   end
 
@@ -110,8 +110,8 @@ class FaultsCrashTest < Minitest::Test
     v1 = mounts.find { |f| f[f.index("-") + 1] == "cgroup" && f.last.split(",").include?("memory") }
     v1_path = own.find { |l| l.split(":")[1].to_s.split(",").include?("memory") }&.split(":", 3)&.last
     return [File.join(v1[4], v1_path), "memory.limit_in_bytes"] if v1 && v1_path
-    base = Rubyrig::Containment.cgroup_base
-    return nil unless base && Rubyrig::TextFile.read(File.join(base, "cgroup.subtree_control")).split.include?("memory")
+    base = Rubyrig::Processes::Containment.cgroup_base
+    return nil unless base && Rubyrig::Processes::TextFile.read(File.join(base, "cgroup.subtree_control")).split.include?("memory")
     [base, "memory.max"]
   end
 

@@ -120,7 +120,7 @@ class FaultsKillNineTest < Minitest::Test
     end
   ensure
     Dir.glob(File.join(cache_dir, "bundles", "*", "*", "Gemfile")).each do |file|
-      FileUtils.rm_rf(File.dirname(file)) if gemfile && Rubyrig::TextFile.read(file).include?(gemfile)
+      FileUtils.rm_rf(File.dirname(file)) if gemfile && Rubyrig::Processes::TextFile.read(file).include?(gemfile)
     end
   end
 end

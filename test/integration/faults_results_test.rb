@@ -12,9 +12,9 @@ class FaultsResultsTest < Minitest::Test
   ERROR_LINE = /\Arubyrig: error: /
   BACKTRACE = /\.rb:\d+:in /
 
-  def err_of(dir) = Rubyrig::TextFile.read(File.join(dir, "rubyrig.err"))
+  def err_of(dir) = Rubyrig::Processes::TextFile.read(File.join(dir, "rubyrig.err"))
 
-  def planned_ids(run) = Rubyrig::TextFile.json(File.join(run, "run.json")).dig("plan", "order").map { |b| b["id"] }
+  def planned_ids(run) = Rubyrig::Processes::TextFile.json(File.join(run, "run.json")).dig("plan", "order").map { |b| b["id"] }
 
   def trial_ok(trial) = trial["status"] == "ok"
 
@@ -45,7 +45,7 @@ class FaultsResultsTest < Minitest::Test
     first = start_rubyrig("compare", "-r", "system", "--batches", "6", "--results", run,
       "--", "ruby", "-e", "sleep 0.3", dir: dir)
     wait_for(timeout_s: READY_S) { trial_lines(run).size >= 1 }
-    meta = Rubyrig::TextFile.json(File.join(run, "run.json"))
+    meta = Rubyrig::Processes::TextFile.json(File.join(run, "run.json"))
     [["compare", "-r", "system", "--batches", "2", "--results", run, "--", "ruby", "-e", "1"], ["run", "--resume", run]].each do |args|
       second_dir = tmpdir
       second = start_rubyrig(*args, dir: second_dir)
@@ -56,7 +56,7 @@ class FaultsResultsTest < Minitest::Test
     end
     _, status = Process.wait2(first)
     assert_equal 0, status.exitstatus, err_of(dir)
-    assert_equal meta, Rubyrig::TextFile.json(File.join(run, "run.json")).except("finished_at", "host_after"), "the second process wrote nothing"
+    assert_equal meta, Rubyrig::Processes::TextFile.json(File.join(run, "run.json")).except("finished_at", "host_after"), "the second process wrote nothing"
     assert_equal planned_ids(run).sort, trial_lines(run).map { |t| t["batch_id"] }.sort
   end
 
@@ -116,9 +116,9 @@ class FaultsResultsTest < Minitest::Test
   # error naming the fix; the file keeps every complete line and reads back.
   def test_a_trial_appended_to_a_full_disk_is_undone_and_the_earlier_ones_read_back
     with_tmpfs(256) do |disk|
-      store = Rubyrig::Store.create(File.join(disk, "run"), {"name" => "full"})
+      store = Rubyrig::Results::Store.create(File.join(disk, "run"), {"name" => "full"})
       trial = ->(i) {
-        Rubyrig::Trial.new(batch_id: "c0-b#{i}", cell_key: "a | w", runtime: "a", workload: "w", params: {}, status: "ok",
+        Rubyrig::Results::Trial.new(batch_id: "c0-b#{i}", cell_key: "a | w", runtime: "a", workload: "w", params: {}, status: "ok",
           metrics: {"wall_s" => 1.5}, warnings: [i.to_s * 600])
       }
       3.times { |i| store.append(trial.call(i)) }

@@ -27,7 +27,7 @@ module FaultsSupport
 
   # Every live descendant of pid, from the kernel's lists of children.
   def descendants(pid)
-    children = Dir.glob("/proc/#{pid}/task/*/children").flat_map { |f| Rubyrig::TextFile.read(f).split.map(&:to_i) }
+    children = Dir.glob("/proc/#{pid}/task/*/children").flat_map { |f| Rubyrig::Processes::TextFile.read(f).split.map(&:to_i) }
     children.filter_map { |c| seen(c) } + children.flat_map { |c| descendants(c) }
   rescue SystemCallError # the process exited while being listed
     []
@@ -61,7 +61,7 @@ module FaultsSupport
     token = run_token(pid)
     deadline = now + ready_s
     until (found = yield(descendants(pid)))
-      flunk "rubyrig ended before the fault could be injected: #{Rubyrig::TextFile.read(File.join(dir, "rubyrig.err"))[-2000..]}" if Process.wait(pid, Process::WNOHANG)
+      flunk "rubyrig ended before the fault could be injected: #{Rubyrig::Processes::TextFile.read(File.join(dir, "rubyrig.err"))[-2000..]}" if Process.wait(pid, Process::WNOHANG)
       flunk "not ready within #{ready_s} s: #{descendants(pid).map(&:to_s)}" if now > deadline
       sleep 0.1
     end

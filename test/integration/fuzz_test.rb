@@ -139,7 +139,7 @@ class FuzzTest < Minitest::Test
       status, _, err = run_cli("compare", "-r", "a=system", "-r", "b=system", "-b", "2", "--seed", "3", "--results", sandbox.template("done"), "--", "true")
       assert_equal 0, status, err
       FileUtils.cp_r(sandbox.template("done"), sandbox.template("partial"))
-      partial = Rubyrig::Store.open(sandbox.template("partial"))
+      partial = Rubyrig::Results::Store.open(sandbox.template("partial"))
       partial.update_meta { |m| m.except("finished_at") }
       File.write(partial.path("trials.jsonl"), File.readlines(partial.path("trials.jsonl")).first(2).join)
       FileUtils.cp_r(sandbox.template("done"), sandbox.template("damaged"))

@@ -26,13 +26,13 @@ class GateTest < Minitest::Test
       env: {"GITHUB_STEP_SUMMARY" => summary})
     assert_equal 3, status, err
     assert_match(/^rubyrig: --fail-if slower: sleepy \| nap\.rb is slower on script run time against quick \(\d+\.\d+x \[/, err)
-    assert_match(/^## rubyrig: nap$/, Rubyrig::TextFile.read(summary))
-    assert_match(/\*\*rubyrig --fail-if\*\*: failed/, Rubyrig::TextFile.read(summary))
+    assert_match(/^## rubyrig: nap$/, Rubyrig::Processes::TextFile.read(summary))
+    assert_match(/\*\*rubyrig --fail-if\*\*: failed/, Rubyrig::Processes::TextFile.read(summary))
 
     status, _, err = run_cli("run", experiment(dir, "sleepy"), "--results", File.join(dir, "faster"), "--fail-if", "slower:5%",
       "--fail-if", "inconclusive", env: {"GITHUB_STEP_SUMMARY" => summary})
     assert_equal 0, status, err
-    assert_match(/\*\*rubyrig --fail-if\*\*: passed/, Rubyrig::TextFile.read(summary))
+    assert_match(/\*\*rubyrig --fail-if\*\*: passed/, Rubyrig::Processes::TextFile.read(summary))
   end
 
   def test_a_bad_condition_is_a_usage_error

@@ -41,8 +41,8 @@ class HostileInputTest < Minitest::Test
     pid = Process.spawn(ENV.to_h.merge("RUBYRIG_CACHE_DIR" => cache_dir, "NO_COLOR" => "1"), RbConfig.ruby, RubyrigTest::EXE, "run", exp,
       chdir: root, out: File.join(root, "rubyrig.out"), err: File.join(root, "rubyrig.err"))
     Process.wait(pid)
-    out = Rubyrig::TextFile.read(File.join(root, "rubyrig.out"))
-    err = Rubyrig::TextFile.read(File.join(root, "rubyrig.err"))
+    out = Rubyrig::Processes::TextFile.read(File.join(root, "rubyrig.out"))
+    err = Rubyrig::Processes::TextFile.read(File.join(root, "rubyrig.err"))
     assert $?.success?, err
 
     assert_empty Dir.glob(File.join(root, "**", "pwned*"), File::FNM_DOTMATCH), "no value ran in a shell"
@@ -52,18 +52,18 @@ class HostileInputTest < Minitest::Test
     run = runs.first
     assert_match(/\A\d{8}-\d{6}-[A-Za-z0-9_.-]+\z/, File.basename(run), "the default results folder's name is made safe")
     assert_equal ["app #{hostile("app").delete("/")}", "exp.yml", "rubyrig-results", "rubyrig.err", "rubyrig.out", "show.rb"], Dir.children(root).sort
-    assert(Dir.children(File.join(run, "artifacts")).all? { |b| b.match?(Rubyrig::Plan::ID_PATTERN) })
+    assert(Dir.children(File.join(run, "artifacts")).all? { |b| b.match?(Rubyrig::Experiment::Plan::ID_PATTERN) })
     assert(Dir.children(File.join(run, "prepare")).all? { |f| f.match?(/\A[A-Za-z0-9_.-]+\.log\z/) })
 
     trials = trial_lines(run)
     assert_equal 7, trials.size
     assert(trials.all? { |t| t["status"] == "ok" }, trials.map { |t| t["reason"] }.compact.join("; "))
     echoed = trials.select { |t| t["workload"] == name }.map do |t|
-      Rubyrig::TextFile.read(File.join(run, "artifacts", t["batch_id"], "stdout.log")).delete_suffix("\n")
+      Rubyrig::Processes::TextFile.read(File.join(run, "artifacts", t["batch_id"], "stdout.log")).delete_suffix("\n")
     end
     assert_equal values.sort, echoed.sort, "each value reached the command's argv as it was given"
     shown = trials.select { |t| t["workload"] == "#{name} script" }.map do |t|
-      JSON.parse(Rubyrig::TextFile.read(File.join(run, "artifacts", t["batch_id"], "stdout.log")))
+      JSON.parse(Rubyrig::Processes::TextFile.read(File.join(run, "artifacts", t["batch_id"], "stdout.log")))
     end
     assert_equal values.first(2).sort, shown.map(&:first).sort, "parameters reach the script as given"
     assert(shown.all? { |_, env, argv| env == env_value && argv[1] == "$(touch pwned-arg)" }, shown.inspect)
@@ -72,7 +72,7 @@ class HostileInputTest < Minitest::Test
     refute_match(/[\x00-\x08\x0b-\x1f\x7f]/, out)
     assert_includes out, "line1\\nline2"
 
-    html = Rubyrig::TextFile.read(File.join(run, "report.html"))
+    html = Rubyrig::Processes::TextFile.read(File.join(run, "report.html"))
     refute_match(/<(script|img|b|iframe)[\s>]/i, html, "no tag from the data")
     refute_match(/onerror=alert/, html.gsub("onerror=alert(2)&gt;", ""), "no attribute from the data")
     assert_includes html, CGI.escapeHTML(label)
@@ -91,10 +91,10 @@ class HostileInputTest < Minitest::Test
     end
     assert_includes rendered, "<code>#{CGI.escapeHTML(label).gsub("&#39;", "'")}</code>"
 
-    summary = JSON.parse(Rubyrig::TextFile.read(File.join(run, "summary.json")))
+    summary = JSON.parse(Rubyrig::Processes::TextFile.read(File.join(run, "summary.json")))
     assert_equal label, summary.dig("run", "baseline")
     assert_equal hostile("run"), summary.dig("run", "name")
-    csv = Rubyrig::Reporters::Csv.new(Rubyrig::Analysis.new.analyze(meta: Rubyrig::Store.open(run).meta, trials: Rubyrig::Store.open(run).trials)).render
+    csv = Rubyrig::Reporters::Csv.new(Rubyrig::Analysis.new.analyze(meta: Rubyrig::Results::Store.open(run).meta, trials: Rubyrig::Results::Store.open(run).trials)).render
     runtimes = CSV.parse(csv, headers: true).map { |row| row["runtime"] }.compact.uniq
     assert_equal [label], runtimes, "labels round-trip through CSV"
   end

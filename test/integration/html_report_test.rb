@@ -37,7 +37,7 @@ class HtmlReportTest < Minitest::Test
   end
 
   def test_every_picture_of_a_mixed_run
-    store = Rubyrig::Store.open(mixed_run)
+    store = Rubyrig::Results::Store.open(mixed_run)
     report = Rubyrig::Analysis.new.analyze(meta: store.meta, trials: store.trials)
     errors, page = render_in_browser(report)
     assert_clean(errors, page)

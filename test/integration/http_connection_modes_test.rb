@@ -26,7 +26,7 @@ class HttpConnectionModesTest < Minitest::Test
     results = File.join(dir, "run")
     status, out, err = run_cli("run", exp, "--results", results)
     assert_equal 0, status, "#{out}\n#{err}"
-    store = Rubyrig::Store.open(results)
+    store = Rubyrig::Results::Store.open(results)
     trials = store.trials
     assert_equal %w[client-close close keepalive], trials.map { |t| t.params["connection"] }.uniq.sort
     assert_equal 6, trials.size
@@ -46,8 +46,8 @@ class HttpConnectionModesTest < Minitest::Test
       if generator == "httperf"
         logs = Dir.glob(File.join(artifacts, "httperf-[0-9]*.log"))
         assert_equal CONNECTIONS, logs.size, "one httperf process per connection"
-        logs.each { |log| assert_match(/--num-calls=1\b/, Rubyrig::TextFile.read(log), "one call per connection: the client closes it") }
-        durations = Rubyrig::TextFile.json(File.join(artifacts, "httperf.json"))["process_durations_us"]
+        logs.each { |log| assert_match(/--num-calls=1\b/, Rubyrig::Processes::TextFile.read(log), "one call per connection: the client closes it") }
+        durations = Rubyrig::Processes::TextFile.json(File.join(artifacts, "httperf.json"))["process_durations_us"]
         assert_operator durations.max - durations.min, :<, 0.5e6, "the processes ran side by side: #{durations}"
       else
         assert File.file?(File.join(artifacts, "wrk.json"))
@@ -63,6 +63,6 @@ class HttpConnectionModesTest < Minitest::Test
     assert_equal({"client-close" => "httperf", "close" => "wrk", "keepalive" => "wrk"},
       report.http.cells.to_h { |d| [d.cell.params["connection"], d.load_generator] })
     assert_match(/connection=client-close connections=#{CONNECTIONS}: .*measured by httperf/o, out)
-    assert_match(/\| httperf \|/, Rubyrig::TextFile.read(File.join(results, "report.md")))
+    assert_match(/\| httperf \|/, Rubyrig::Processes::TextFile.read(File.join(results, "report.md")))
   end
 end

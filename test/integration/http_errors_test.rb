@@ -12,7 +12,7 @@ class HttpErrorsTest < Minitest::Test
     exp = write(dir, "exp.yml", "runtimes: [system]\nworkloads:\n#{workload_yaml}batches: 1\n")
     results = File.join(dir, "run")
     status, out, err = run_cli("run", exp, "--results", results)
-    [status, out + err, Rubyrig::Store.open(results)]
+    [status, out + err, Rubyrig::Results::Store.open(results)]
   end
 
   def test_a_port_already_in_use_fails_the_batch_with_the_fix
@@ -40,7 +40,7 @@ class HttpErrorsTest < Minitest::Test
     assert_match(/\APuma exited while booting \(exited with status 1\): .*SyntaxError.*; its log is kept in \S+server-stderr\.log\z/, trial.reason)
     log = File.join(store.artifacts_dir(trial.batch_id), "server-stderr.log")
     assert_includes trial.reason, log
-    assert_match(/config\.ru:1: syntax error/, Rubyrig::TextFile.read(log))
+    assert_match(/config\.ru:1: syntax error/, Rubyrig::Processes::TextFile.read(log))
     assert_includes trial.artifacts, "server-stderr.log"
     assert_includes output, "Puma exited while booting"
   end

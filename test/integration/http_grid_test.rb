@@ -23,7 +23,7 @@ class HttpGridTest < Minitest::Test
     status, out, err = run_cli("run", exp, "--results", results)
     assert_equal 0, status, "#{out}\n#{err}"
 
-    store = Rubyrig::Store.open(results)
+    store = Rubyrig::Results::Store.open(results)
     trials = store.trials
     assert_equal 16, trials.size
     # A busy host can make wrk time out on a request now and then: such a batch is "ok_with_errors" and
@@ -44,7 +44,7 @@ class HttpGridTest < Minitest::Test
       unclean = trial.warnings.to_a.any? { |w| w.include?("did not exit cleanly") }
       assert_equal((processes == 1) ? 1 : processes + 1, trial.facts["ruby_processes"], trial.cell_key) unless unclean
       assert_operator trial.metrics["requests_per_s"], :>, 0
-      assert_equal Rubyrig::TextFile.read(File.join(results, "artifacts", trial.batch_id, "puma.rb"))[/^threads (\d+)/, 1].to_i, trial.params["threads"]
+      assert_equal Rubyrig::Processes::TextFile.read(File.join(results, "artifacts", trial.batch_id, "puma.rb"))[/^threads (\d+)/, 1].to_i, trial.params["threads"]
     end
 
     # The hang is Puma's and CRuby 3.3's, not the harness's: Puma 8.0.2 under 3.3.8 pinned to one CPU,

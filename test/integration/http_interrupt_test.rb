@@ -7,7 +7,7 @@ class HttpInterruptTest < Minitest::Test
   include SlowTest
 
   def descendants(pid)
-    children = Dir.glob("/proc/#{pid}/task/*/children").flat_map { |f| Rubyrig::TextFile.read(f).split.map(&:to_i) }
+    children = Dir.glob("/proc/#{pid}/task/*/children").flat_map { |f| Rubyrig::Processes::TextFile.read(f).split.map(&:to_i) }
     children + children.flat_map { |c| descendants(c) }
   rescue Errno::ENOENT # the process exited while being listed
     []
@@ -59,7 +59,7 @@ class HttpInterruptTest < Minitest::Test
     pid = Process.spawn(env, RbConfig.ruby, RubyrigTest::EXE, "run", exp, "--results", results,
       out: File.join(dir, "out.log"), err: File.join(dir, "err.log"))
     begin
-      wait_for(90, "the first batch") { File.exist?(trials) && Rubyrig::TextFile.read(trials).lines.size >= 1 }
+      wait_for(90, "the first batch") { File.exist?(trials) && Rubyrig::Processes::TextFile.read(trials).lines.size >= 1 }
       # The measured run of the next batch: wrk with a 4 s duration (the warmup runs for 1 s).
       wrk = wait_for(30, "the measured wrk run") do
         descendants(pid).find { |p| command(p).include?("4s") && command(p).any? { |a| a.end_with?("wrk") } }
@@ -75,7 +75,7 @@ class HttpInterruptTest < Minitest::Test
       Process.kill("INT", pid)
       _, status = Process.wait2(pid)
       pid = nil
-      assert_equal 130, status.exitstatus, Rubyrig::TextFile.read(File.join(dir, "err.log"))
+      assert_equal 130, status.exitstatus, Rubyrig::Processes::TextFile.read(File.join(dir, "err.log"))
       survivors = tree.select { |p| alive?(p) }
       assert_empty survivors, "still running: #{survivors.map { |p| command(p).join(" ") }.inspect}"
       assert_empty groups.select { |g| group_alive?(g) }
@@ -86,24 +86,24 @@ class HttpInterruptTest < Minitest::Test
       end
     end
 
-    lines = Rubyrig::TextFile.read(trials).lines
+    lines = Rubyrig::Processes::TextFile.read(trials).lines
     assert_operator lines.size, :>=, 1
     assert_operator lines.size, :<, 3
     lines.each { |line| assert_equal "ok", JSON.parse(line)["status"] }
-    assert Rubyrig::Store.open(results).meta["interrupted_at"]
+    assert Rubyrig::Results::Store.open(results).meta["interrupted_at"]
     done = lines.map { |line| JSON.parse(line)["batch_id"] }
     cut = Dir.glob(File.join(results, "artifacts", "*", "wrk.log")).map { |f| File.basename(File.dirname(f)) } - done
     assert_equal 1, cut.size
     # rubyrig itself stopped Puma with TERM (not only the kernel's death signal after rubyrig exited).
-    assert_match(/Gracefully/, Rubyrig::TextFile.read(File.join(results, "artifacts", cut.first, "server-stdout.log")))
+    assert_match(/Gracefully/, Rubyrig::Processes::TextFile.read(File.join(results, "artifacts", cut.first, "server-stdout.log")))
     cut_probes = Dir.glob(File.join(results, "artifacts", cut.first, "probe", "probe-*.json")).count { |f| !f.end_with?(".boot.json") }
     assert_equal 3, cut_probes, "master and two workers wrote their facts on TERM"
 
     status, out, err = run_cli("run", "--resume", results)
     assert_equal 0, status, "#{out}\n#{err}"
-    resumed = Rubyrig::Store.open(results).trials
+    resumed = Rubyrig::Results::Store.open(results).trials
     assert_equal 3, resumed.size
     assert_equal [3], resumed.map { |t| t.facts["ruby_processes"] }.uniq, "the cut attempt's probe files must not count twice"
-    assert_match(/interrupted.*trials\.jsonl.*--resume/, Rubyrig::TextFile.read(File.join(dir, "err.log")))
+    assert_match(/interrupted.*trials\.jsonl.*--resume/, Rubyrig::Processes::TextFile.read(File.join(dir, "err.log")))
   end
 end

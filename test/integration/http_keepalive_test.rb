@@ -46,7 +46,7 @@ class HttpKeepaliveTest < Minitest::Test
     results = File.join(dir, "run")
     status, out, err = run_cli("run", exp, "--results", results)
     assert_equal 0, status, "#{out}\n#{err}"
-    store = Rubyrig::Store.open(results)
+    store = Rubyrig::Results::Store.open(results)
     report = Rubyrig::Analysis.new.analyze(meta: store.meta, trials: store.trials)
     contrast = report.http.connection_modes.fetch(0)
     assert_equal "close", contrast.mode
@@ -67,7 +67,7 @@ class HttpKeepaliveTest < Minitest::Test
       assert_equal 0, m["error_count"]
       assert_equal trial.params["connection"], trial.facts["connection"]
     end
-    expected = Rubyrig::CpuSplit.resolve
+    expected = Rubyrig::Processes::CpuSplit.resolve
     assert_equal expected.to_h, store.meta.dig("workloads", "builtin:rack-hello", "cpu_split")
     assert_match(/\Awrk /, store.meta.dig("workloads", "builtin:rack-hello", "load_generator"))
     assert_equal expected.server, store.trials.first.facts["server_cpus"]

@@ -46,7 +46,7 @@ class HttpRailsAppTest < Minitest::Test
     results = File.join(tmpdir, "run")
     status, out, err = run_cli("run", experiment(app, "bin/rails db:prepare"), "--results", results)
     assert_equal 0, status, "#{out}\n#{err}"
-    store = Rubyrig::Store.open(results)
+    store = Rubyrig::Results::Store.open(results)
     lock_sha = Digest::SHA256.file(File.join(FIXTURE, "Gemfile.lock")).hexdigest
 
     prepared = store.meta.fetch("prepared")
@@ -57,7 +57,7 @@ class HttpRailsAppTest < Minitest::Test
     end
     database = File.join(app, "db", "production.sqlite3")
     assert File.file?(database), "db:prepare ran in production, in the app's directory"
-    count, = Rubyrig::Child.capture(["sqlite3", database, "select count(*) from reviews"])
+    count, = Rubyrig::Processes::Child.capture(["sqlite3", database, "select count(*) from reviews"])
     assert_equal "150", count.strip, "the seeds ran once: the second runtime found the database prepared"
 
     bundles = store.meta.fetch("bundles")
@@ -90,6 +90,6 @@ class HttpRailsAppTest < Minitest::Test
     line = err.lines.grep(/rubyrig: error:/).first.to_s
     assert_match(%r{the prepare step `bin/rails db:no_such_task` of .*rails-app/config\.ru failed for runtime 3\.3\.8(\+yjit)? \(exited with status 1\); see #{results}/prepare/.*\.log}, line)
     assert_equal 1, err.lines.grep(/rubyrig: error:/).size
-    assert_empty Rubyrig::Store.open(results).trials, "nothing was measured"
+    assert_empty Rubyrig::Results::Store.open(results).trials, "nothing was measured"
   end
 end

@@ -24,7 +24,7 @@ class HttpRailsTest < Minitest::Test
     status, out, err = run_cli("run", exp, "--results", results)
     assert_equal 0, status, "#{out}\n#{err}"
 
-    store = Rubyrig::Store.open(results)
+    store = Rubyrig::Results::Store.open(results)
     rails = store.trials.select { |t| t.workload == "builtin:rails-hello" }
     assert_equal 2, rails.size
     assert rails.all?(&:ok?), rails.map { |t| [t.status, t.reason, t.warnings] }.inspect
@@ -39,6 +39,6 @@ class HttpRailsTest < Minitest::Test
     assert_operator overhead.ci[0], :<=, overhead.overhead_s
     assert_operator overhead.ci[1], :>=, overhead.overhead_s
     assert_match(/Rails overhead per request.*\n    system \| processes=1 threads=1 connection=keepalive connections=8: \d+ µs \[-?\d+, \d+\] µs/, out)
-    assert_match(/\*\*Rails overhead per request\*\*/, Rubyrig::TextFile.read(File.join(results, "report.md")))
+    assert_match(/\*\*Rails overhead per request\*\*/, Rubyrig::Processes::TextFile.read(File.join(results, "report.md")))
   end
 end

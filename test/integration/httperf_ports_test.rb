@@ -29,7 +29,7 @@ class HttperfPortsTest < Minitest::Test
     binary = Rubyrig::Load::Httperf.locate("httperf")
     dir = tmpdir
     reader, writer = IO.pipe
-    server = Rubyrig::Child.spawn([RbConfig.ruby, "-e", SERVER], out: writer)
+    server = Rubyrig::Processes::Child.spawn([RbConfig.ruby, "-e", SERVER], out: writer)
     writer.close
     port = reader.gets.to_i
     httperf = Rubyrig::Load::Httperf.new(binary: binary, connections: 2, timeout_s: 2)

@@ -21,7 +21,7 @@ class InterruptTest < Minitest::Test
     kept = trial_lines(run)
     assert_operator kept.size, :>=, 2
     assert(kept.all? { |t| t["status"] == "ok" })
-    assert_match(/continue with `rubyrig run --resume #{Regexp.escape(run)}`/, Rubyrig::TextFile.read(File.join(dir, "rubyrig.err")))
-    assert Rubyrig::TextFile.json(File.join(run, "run.json"))["interrupted_at"]
+    assert_match(/continue with `rubyrig run --resume #{Regexp.escape(run)}`/, Rubyrig::Processes::TextFile.read(File.join(dir, "rubyrig.err")))
+    assert Rubyrig::Processes::TextFile.json(File.join(run, "run.json"))["interrupted_at"]
   end
 end

@@ -31,8 +31,8 @@ class IsolationTest < Minitest::Test
     pid = spawn_rubyrig("run", exp, "--results", run, "--inherit-env", "PASSED_BY_FLAG", dir: dir,
       env: SECRETS.merge("RUBYRIG_TEST_PASSED" => "by-file", "PASSED_BY_FLAG" => "by-flag"))
     Process.wait(pid)
-    assert $?.success?, Rubyrig::TextFile.read(File.join(dir, "rubyrig.err"))
-    outputs = Dir.glob(File.join(run, "artifacts", "*", "stdout.log")).map { |f| Rubyrig::TextFile.read(f) }
+    assert $?.success?, Rubyrig::Processes::TextFile.read(File.join(dir, "rubyrig.err"))
+    outputs = Dir.glob(File.join(run, "artifacts", "*", "stdout.log")).map { |f| Rubyrig::Processes::TextFile.read(f) }
     assert_equal 2, outputs.size
     env_output, ruby_keys = outputs.partition { |o| o.include?("=") }.map(&:first)
     SECRETS.each_value { |value| refute_includes env_output, value }
@@ -41,12 +41,12 @@ class IsolationTest < Minitest::Test
     assert_includes env_output, "PASSED_BY_FLAG=by-flag\n"
     names = env_output.lines.map { |l| l.split("=", 2).first } + ruby_keys.lines.map(&:chomp)
     unexpected = names.uniq.reject do |name|
-      Rubyrig::InheritedEnv.passed?(name, %w[RUBYRIG_TEST_* PASSED_BY_FLAG]) || name.start_with?("RUBYRIG_PROBE_") ||
+      Rubyrig::Processes::InheritedEnv.passed?(name, %w[RUBYRIG_TEST_* PASSED_BY_FLAG]) || name.start_with?("RUBYRIG_PROBE_") ||
         %w[RUBYOPT RUBYRIG_PARAMS RUBYRIG_ITERATIONS RUBYRIG_WARMUP RUBYRIG_CONTAINMENT].include?(name)
     end
     assert_empty unexpected, "only the documented variables (docs/experiment-format.md) reach a measured process"
-    assert_equal %w[RUBYRIG_TEST_* PASSED_BY_FLAG], JSON.parse(Rubyrig::TextFile.read(File.join(run, "run.json"))).dig("experiment", "inherit_env")
-    refute_includes Rubyrig::TextFile.read(File.join(run, "run.json")), "by-file", "names are recorded, values never"
+    assert_equal %w[RUBYRIG_TEST_* PASSED_BY_FLAG], JSON.parse(Rubyrig::Processes::TextFile.read(File.join(run, "run.json"))).dig("experiment", "inherit_env")
+    refute_includes Rubyrig::Processes::TextFile.read(File.join(run, "run.json")), "by-file", "names are recorded, values never"
   end
 
   def test_results_follow_the_umask_and_nothing_is_world_writable
@@ -56,7 +56,7 @@ class IsolationTest < Minitest::Test
       pid = Process.spawn(ENV.to_h.merge("RUBYRIG_CACHE_DIR" => cache_dir), RbConfig.ruby, RubyrigTest::EXE, "run", experiment(dir),
         "--results", run, out: File.join(dir, "out"), err: File.join(dir, "err"), umask: umask)
       Process.wait(pid)
-      assert $?.success?, Rubyrig::TextFile.read(File.join(dir, "err"))
+      assert $?.success?, Rubyrig::Processes::TextFile.read(File.join(dir, "err"))
       entries = Dir.glob(File.join(run, "**", "*"), File::FNM_DOTMATCH).reject { |p| p.end_with?("/.") } + [File.join(dir, "made-by-workload.txt")]
       assert_operator entries.size, :>, 15
       loose = entries.reject { |path| File.lstat(path).mode & effective == 0 }
@@ -86,7 +86,7 @@ class IsolationTest < Minitest::Test
     assert_equal [["tcp", "127.0.0.1"]], listeners.map { |l| [l.kind, l.address] }.uniq
     _, status = Process.wait2(pid)
     pid = nil
-    assert status.success?, Rubyrig::TextFile.read(File.join(dir, "rubyrig.err"))
+    assert status.success?, Rubyrig::Processes::TextFile.read(File.join(dir, "rubyrig.err"))
   ensure
     if pid
       Process.kill("KILL", -pid)

@@ -54,9 +54,9 @@ class JobsJrubyTest < Minitest::Test
     assert jruby.all? { |t| t["facts"]["sidekiq_version"].start_with?("7.") }, "JRuby 9.4 is Ruby 3.1: Sidekiq 7"
     cruby = trials.select { |t| t["runtime"] == "3.3.8" }
     assert cruby.all? { |t| t["facts"]["sidekiq_version"].start_with?("8.") }, "CRuby 3.3: Sidekiq 8"
-    bundles = Rubyrig::TextFile.json(File.join(results, "run.json")).fetch("bundles")
+    bundles = Rubyrig::Processes::TextFile.json(File.join(results, "run.json")).fetch("bundles")
     assert_equal({"3.3.8" => 8, "jruby-9.4" => 7}, bundles.to_h { |b| [b["runtime"], b.dig("gems", "sidekiq").to_i] })
-    report = Rubyrig::TextFile.read(File.join(results, "report.md"))
+    report = Rubyrig::Processes::TextFile.read(File.join(results, "report.md"))
     assert_match(/Gem set of `jruby-9\.4` for sidekiq-noop\/Gemfile: .*sidekiq 7\./, report)
     assert_match(/Gem set of `3\.3\.8` for sidekiq-noop\/Gemfile: .*sidekiq 8\./, report)
     assert_empty survivors(results)

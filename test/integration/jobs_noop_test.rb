@@ -39,7 +39,7 @@ class JobsNoopTest < Minitest::Test
       assert_equal jobs, timeline["completed"].sum, "every job finished in one slice"
       assert_in_delta timeline["last_finish_s"], timeline["bucket_s"] * timeline["completed"].size, 1e-5
     end
-    summary = Rubyrig::TextFile.json(File.join(results, "summary.json"))
+    summary = Rubyrig::Processes::TextFile.json(File.join(results, "summary.json"))
     comparisons = summary["comparisons"].select { |c| c["metric"] == "jobs_per_s" && c["runtime"] == "system+yjit" }
     assert_equal 2, comparisons.size
     comparisons.each { |c| assert_operator c["ci"][0], :<=, c["ci"][1] }

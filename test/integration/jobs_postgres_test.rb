@@ -30,11 +30,11 @@ class JobsPostgresTest < Minitest::Test
     dir = tmpdir
     File.chown(user.uid, user.gid, dir)
     data = File.join(dir, "data")
-    _out, err, exit = Rubyrig::Child.capture(as_postgres(File.join(BIN, "initdb"), "-D", data, "--auth=trust",
+    _out, err, exit = Rubyrig::Processes::Child.capture(as_postgres(File.join(BIN, "initdb"), "-D", data, "--auth=trust",
       "--username=postgres", "--no-sync"), timeout_s: 120)
     assert exit.success?, err
     port = rand(20_000..39_999)
-    server = Rubyrig::Child.spawn(as_postgres(File.join(BIN, "postgres"), "-D", data, "-k", dir, "-p", port.to_s,
+    server = Rubyrig::Processes::Child.spawn(as_postgres(File.join(BIN, "postgres"), "-D", data, "-k", dir, "-p", port.to_s,
       "-c", "listen_addresses=", "-c", "fsync=off"), out: File.join(dir, "pg.log"), err: [:child, :out])
     begin
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 30
@@ -60,7 +60,7 @@ class JobsPostgresTest < Minitest::Test
   end
 
   def psql(dir, port, sql)
-    out, _err, _exit = Rubyrig::Child.capture(["psql", "-h", dir, "-p", port.to_s, "-U", "postgres", "-Atc", sql, "postgres"])
+    out, _err, _exit = Rubyrig::Processes::Child.capture(["psql", "-h", dir, "-p", port.to_s, "-U", "postgres", "-Atc", sql, "postgres"])
     out.strip
   end
 end

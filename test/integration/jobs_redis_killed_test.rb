@@ -19,7 +19,7 @@ class JobsRedisKilledTest < Minitest::Test
         records = results && Dir.glob(File.join(results, "artifacts", "*", "records", "*.tsv")).find { |f| File.size(f) > 0 }
         if records
           pid_file = File.join(File.dirname(records, 2), "redis.pid")
-          killed << [File.basename(File.dirname(records, 2)), Rubyrig::TextFile.read(pid_file).to_i]
+          killed << [File.basename(File.dirname(records, 2)), Rubyrig::Processes::TextFile.read(pid_file).to_i]
           Process.kill("KILL", killed.last[1])
         end
         sleep 0.01
@@ -43,7 +43,7 @@ class JobsRedisKilledTest < Minitest::Test
     assert_match(REASON, failed.first["reason"])
     assert_equal 1, ok.size
     assert_equal JOBS, ok.first["metrics"]["processed_count"]
-    refute_equal killed.first[1], Rubyrig::TextFile.read(File.join(results, "artifacts", ok.first["batch_id"], "redis.pid")).to_i
+    refute_equal killed.first[1], Rubyrig::Processes::TextFile.read(File.join(results, "artifacts", ok.first["batch_id"], "redis.pid")).to_i
     assert_empty survivors(results)
   ensure
     killer&.kill

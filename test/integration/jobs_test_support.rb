@@ -19,7 +19,7 @@ module JobsTestSupport
   # Pids of the run that are still alive: the redis-servers and workers its artifacts name, and any
   # process whose command line or environment mentions the results directory.
   def survivors(results)
-    pids = Dir.glob(File.join(results, "artifacts", "*", "redis.pid")).map { |f| Rubyrig::TextFile.read(f).to_i }
+    pids = Dir.glob(File.join(results, "artifacts", "*", "redis.pid")).map { |f| Rubyrig::Processes::TextFile.read(f).to_i }
     pids += Dir.glob(File.join(results, "artifacts", "*", "control", "ready-*")).map { |f| f[/ready-(\d+)/, 1].to_i }
     pids += Dir.glob("/proc/[0-9]*").filter_map do |proc_dir|
       text = %w[cmdline environ].map { |f| File.binread(File.join(proc_dir, f)) rescue "" }.join # rubocop:disable Style/RescueModifier -- processes vanish while we read
@@ -37,10 +37,10 @@ module JobsTestSupport
 
   # The monotonic times an artifacts directory records around the gate: enqueue end, readiness, gate.
   def gate_times(artifacts)
-    probe = Dir.glob(File.join(artifacts, "enqueue", "probe", "probe-*.json")).map { |f| Rubyrig::TextFile.json(f) }
+    probe = Dir.glob(File.join(artifacts, "enqueue", "probe", "probe-*.json")).map { |f| Rubyrig::Processes::TextFile.json(f) }
     enqueued = probe.filter_map { |p| p.dig("jobs_enqueue", "finished_at") }.first
-    ready = Dir.glob(File.join(artifacts, "control", "ready-*")).map { |f| Float(Rubyrig::TextFile.read(f)) }
-    go = Float(Rubyrig::TextFile.read(File.join(artifacts, "control", "go")))
+    ready = Dir.glob(File.join(artifacts, "control", "ready-*")).map { |f| Float(Rubyrig::Processes::TextFile.read(f)) }
+    go = Float(Rubyrig::Processes::TextFile.read(File.join(artifacts, "control", "go")))
     starts = Dir.glob(File.join(artifacts, "records", "*.tsv")).flat_map do |f|
       File.readlines(f).map { |line| Integer(line.split("\t")[3]) / 1e9 }
     end

@@ -37,13 +37,13 @@ class JobsUptimeChecksTest < Minitest::Test
   # Opens the SQLite file with the system Ruby's own gem set for this workload and counts its rows:
   # all rows, distinct jobs, HTTPS checks and checks that were not up.
   def count_rows(results, database)
-    meta = Rubyrig::TextFile.json(File.join(results, "run.json"))
+    meta = Rubyrig::Processes::TextFile.json(File.join(results, "run.json"))
     bundle_dir = File.dirname(meta["bundles"].first["lockfile"])
     env = {"BUNDLE_GEMFILE" => File.join(bundle_dir, "Gemfile"), "BUNDLE_PATH" => File.join(bundle_dir, "vendor"),
            "BUNDLE_APP_CONFIG" => File.join(bundle_dir, ".bundle"), "RUBYOPT" => nil}
     code = 'db = SQLite3::Database.new(ARGV[0]); puts db.get_first_row("SELECT count(*), count(DISTINCT jid), ' \
       "sum(kind = 'https'), sum(status <> 'up') FROM rubyrig_checks\").join(\" \")"
-    out, _err, exit = Rubyrig::Child.capture([meta["runtimes"]["system"]["interpreter"]["path"], "-rbundler/setup",
+    out, _err, exit = Rubyrig::Processes::Child.capture([meta["runtimes"]["system"]["interpreter"]["path"], "-rbundler/setup",
       "-rsqlite3", "-e", code, database], env: env)
     assert exit.success?
     out.split.map(&:to_i)

@@ -7,7 +7,7 @@ class JrubyTest < Minitest::Test
 
   def setup
     super
-    needs(Rubyrig::Which.find("jruby"), "no jruby on PATH: install Debian's jruby package")
+    needs(Rubyrig::Processes::Which.find("jruby"), "no jruby on PATH: install Debian's jruby package")
   end
 
   def trials(dir) = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
@@ -26,7 +26,7 @@ class JrubyTest < Minitest::Test
       assert_match(/\Ajruby /, t.dig("facts", "description"))
       assert_equal 3, t.dig("samples", "iterations_s").size
     end
-    assert_equal "jruby", Rubyrig::TextFile.json(File.join(dir, "run.json")).dig("runtimes", "jruby", "interpreter", "engine")
+    assert_equal "jruby", Rubyrig::Processes::TextFile.json(File.join(dir, "run.json")).dig("runtimes", "jruby", "interpreter", "engine")
   end
 
   def test_a_command_that_starts_ruby_runs_jruby
@@ -36,7 +36,7 @@ class JrubyTest < Minitest::Test
     assert_equal 0, status, err + out
     trial = trials(dir).first
     assert_equal "ok", trial["status"], trial["reason"]
-    assert_equal "jruby", Rubyrig::TextFile.read(File.join(dir, "artifacts", trial["batch_id"], "stdout.log"))
+    assert_equal "jruby", Rubyrig::Processes::TextFile.read(File.join(dir, "artifacts", trial["batch_id"], "stdout.log"))
     assert_equal "jruby", trial.dig("facts", "engine"), "the probe must load through RUBYOPT in JRuby too"
   end
 
@@ -53,8 +53,8 @@ class JrubyTest < Minitest::Test
     YAML
     status, out, err = run_cli("run", experiment, "--results", dir)
     assert_equal 0, status, err + out
-    bundle = Rubyrig::TextFile.json(File.join(dir, "run.json")).fetch("bundles").first
-    assert_match(/universal-java/, Rubyrig::TextFile.read(bundle["lockfile"]), "the lockfile must come from JRuby's bundler")
+    bundle = Rubyrig::Processes::TextFile.json(File.join(dir, "run.json")).fetch("bundles").first
+    assert_match(/universal-java/, Rubyrig::Processes::TextFile.read(bundle["lockfile"]), "the lockfile must come from JRuby's bundler")
     trial = trials(dir).first
     assert_equal "ok", trial["status"], trial["reason"]
     assert_equal bundle["lockfile_sha256"], trial.dig("facts", "lockfile_sha256")

@@ -12,7 +12,7 @@ class NoisyNeighborTest < Minitest::Test
       "--param", "mode=alone,thread", "--results", run, "--", "builtin:gvl-noisy-neighbor")
     assert_equal 0, status, err
     assert_match(/Sweep over mode · builtin:gvl-noisy-neighbor/, out)
-    report = Rubyrig::Analysis.new.analyze(meta: Rubyrig::Store.open(run).meta, trials: Rubyrig::Store.open(run).trials)
+    report = Rubyrig::Analysis.new.analyze(meta: Rubyrig::Results::Store.open(run).meta, trials: Rubyrig::Results::Store.open(run).trials)
     table = report.sweeps.find { |t| t.param == "mode" }
     alone, thread = table.rows.map { |r| r.cells.fetch("system") }
     assert_operator alone.median, :>, thread.median

@@ -29,7 +29,7 @@ class PlainScriptTest < Minitest::Test
     assert_match(/^  script run time \(lower is better\); ratio to quick, 95% interval/, out)
     assert_match(/^    sleepy .*\d\.\d+x \[.*\].* slower$/, out)
     assert_match(/^  boot time$/, out)
-    summary = Rubyrig::TextFile.json(File.join(run, "summary.json"))
+    summary = Rubyrig::Processes::TextFile.json(File.join(run, "summary.json"))
     verdict = summary["comparisons"].find { |c| c["metric"] == "run_s" }
     assert_equal "slower", verdict["verdict"]
   end
@@ -42,7 +42,7 @@ class PlainScriptTest < Minitest::Test
     assert_equal 0, status, err
     trial = trial_lines(run).first
     assert_equal "ok", trial["status"]
-    assert_equal %(["2", "50000"]\n), Rubyrig::TextFile.read(File.join(run, "artifacts", trial["batch_id"], "stdout.log"))
+    assert_equal %(["2", "50000"]\n), Rubyrig::Processes::TextFile.read(File.join(run, "artifacts", trial["batch_id"], "stdout.log"))
   end
 
   def test_a_script_that_skips_the_probe_fails_unverified
@@ -87,13 +87,13 @@ class NoLocaleTest < Minitest::Test
     script = write(dir, "größe/naïve.rb", "warn 'Größe überschritten ✗'; exit 3\n")
     run = File.join(dir, "run")
     env = ENV.to_h.except("LANG", "LANGUAGE").merge("LC_ALL" => "C", "RUBYRIG_CACHE_DIR" => cache_dir)
-    out, err, exit = Rubyrig::Child.capture([RbConfig.ruby, RubyrigTest::EXE, "compare", "-r", "system", "--batches", "1",
+    out, err, exit = Rubyrig::Processes::Child.capture([RbConfig.ruby, RubyrigTest::EXE, "compare", "-r", "system", "--batches", "1",
       "--results", run, "--", script], env: env, timeout_s: 120)
     assert_equal 1, exit.status, err
     refute_match(/\.rb:\d+:in /, err, "no backtrace")
     assert_match(/1 failed batch \(exited with status 3: Größe überschritten ✗\)/, out)
     assert_equal "exited with status 3: Größe überschritten ✗", trial_lines(run).first["reason"]
-    report_out, report_err, report_exit = Rubyrig::Child.capture([RbConfig.ruby, RubyrigTest::EXE, "report", run], env: env)
+    report_out, report_err, report_exit = Rubyrig::Processes::Child.capture([RbConfig.ruby, RubyrigTest::EXE, "report", run], env: env)
     assert_equal 1, report_exit.status, report_err
     assert_match(/naïve\.rb/, report_out)
   end

@@ -8,7 +8,7 @@ class ReportFormatsTest < Minitest::Test
   include MixedRun
 
   def report
-    store = Rubyrig::Store.open(mixed_run)
+    store = Rubyrig::Results::Store.open(mixed_run)
     Rubyrig::Analysis.new.analyze(meta: store.meta, trials: store.trials)
   end
 

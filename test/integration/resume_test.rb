@@ -29,10 +29,10 @@ class ResumeTest < Minitest::Test
     assert_equal 0, status, err
     assert_match(/Results: #{Regexp.escape(run)}/, out)
     ids = trial_lines(run).map { |t| t["batch_id"] }
-    planned = Rubyrig::TextFile.json(File.join(run, "run.json")).dig("plan", "order").map { |b| b["id"] }
+    planned = Rubyrig::Processes::TextFile.json(File.join(run, "run.json")).dig("plan", "order").map { |b| b["id"] }
     assert_equal planned.sort, ids.sort, "every planned batch exactly once"
     assert_equal done_before, ids.first(done_before.size), "nothing measured before the kill was lost"
-    assert Rubyrig::TextFile.json(File.join(run, "run.json"))["resumed_at"]
+    assert Rubyrig::Processes::TextFile.json(File.join(run, "run.json"))["resumed_at"]
   end
 
   # A line damaged in the middle of trials.jsonl (not only a torn last one) is named in the report's
@@ -50,9 +50,9 @@ class ResumeTest < Minitest::Test
     status, out, err = run_cli("report", run)
     assert_equal 0, status, err
     assert_match named, out
-    assert_match named, Rubyrig::TextFile.read(File.join(run, "report.md"))
-    assert_match named, JSON.parse(Rubyrig::TextFile.read(File.join(run, "summary.json")))["warnings"].join("\n")
-    assert_includes Rubyrig::TextFile.read(File.join(run, "report.html")), CGI.escapeHTML("#{file}:2 is not valid JSON")
+    assert_match named, Rubyrig::Processes::TextFile.read(File.join(run, "report.md"))
+    assert_match named, JSON.parse(Rubyrig::Processes::TextFile.read(File.join(run, "summary.json")))["warnings"].join("\n")
+    assert_includes Rubyrig::Processes::TextFile.read(File.join(run, "report.html")), CGI.escapeHTML("#{file}:2 is not valid JSON")
     assert_match(/n=2 /, out, "the report stands on the two readable batches")
 
     status, _, err = run_cli("run", "--resume", run)

@@ -59,7 +59,7 @@ class RubyBenchTest < Minitest::Test
     setups = Dir.glob(File.join(root, "benchmarks/greet/setup-*.txt")).map { |f| File.read(f) }
     assert_equal %w[false false false true true true], setups.sort, "the setup command's Ruby ran with the runtime's YJIT setting"
 
-    meta = Rubyrig::TextFile.json(File.join(run, "run.json"))
+    meta = Rubyrig::Processes::TextFile.json(File.join(run, "run.json"))
     workload = meta["workloads"].fetch(File.basename(root))
     assert_equal "ruby-bench", workload["harness"]
     assert_equal({"WARMUP_ITRS" => "2", "MIN_BENCH_ITRS" => "3", "MIN_BENCH_TIME" => "0"}, workload["ruby_bench_env"])
@@ -67,7 +67,7 @@ class RubyBenchTest < Minitest::Test
     assert_equal %w[system system+yjit], bundles.map { |b| b["runtime"] }.sort
     assert(bundles.all? { |b| b.dig("gems", "rack") })
 
-    report = Rubyrig::TextFile.json(json)
+    report = Rubyrig::Processes::TextFile.json(json)
     %w[fib greet].each do |bench|
       c = report["comparisons"].find { |x| x["params"] == {"bench" => bench} && x["metric"] == "iterations_per_s" }
       assert c, "a comparison for #{bench}"

@@ -32,7 +32,7 @@ class ShardsTest < Minitest::Test
 
   def finish(pid, log)
     Process.wait(pid)
-    assert $?.success?, Rubyrig::TextFile.read(File.join(log, "rubyrig.err"))
+    assert $?.success?, Rubyrig::Processes::TextFile.read(File.join(log, "rubyrig.err"))
   end
 
   def test_two_shards_merge_batch_for_batch_and_compare_within_each_host
@@ -60,17 +60,17 @@ class ShardsTest < Minitest::Test
     assert_equal %w[c0-b1 c0-b2 c0-b3 c0-b4 c1-b1 c1-b2 c1-b3 c1-b4], merged_trials.map { |t| t["batch_id"] }.sort
     assert_equal({"host-a" => 4, "host-b" => 4}, merged_trials.map { |t| t["host_id"] }.tally)
 
-    metas = [one[1], two_results].map { |d| Rubyrig::TextFile.json(File.join(d, "run.json")) }
+    metas = [one[1], two_results].map { |d| Rubyrig::Processes::TextFile.json(File.join(d, "run.json")) }
     assert_equal 1, metas.map { |m| m["experiment_digest"] }.uniq.size
     assert_equal [21], metas.map { |m| m.dig("shard", "run_seed") }.uniq
     refute_equal metas[0].dig("plan", "seed"), metas[1].dig("plan", "seed"), "each shard has its own seed"
-    meta = Rubyrig::TextFile.json(File.join(merged, "run.json"))
+    meta = Rubyrig::Processes::TextFile.json(File.join(merged, "run.json"))
     assert_equal "merge", meta["command"]
     assert_equal %w[host-a host-b], meta["hosts"].keys.sort
     assert_equal [1, 2], meta["shards"].map { |s| s["index"] }
     assert_empty meta["missing_shards"]
 
-    summary = Rubyrig::TextFile.json(File.join(merged, "summary.json"))
+    summary = Rubyrig::Processes::TextFile.json(File.join(merged, "summary.json"))
     speed = summary["comparisons"].find { |c| c["metric"] == "iterations_per_s" }
     assert_equal %w[host-a host-b], speed["hosts"].map { |h| h["host"] }
     assert_equal [2, 2], speed["hosts"].map { |h| h["n"] }
@@ -90,7 +90,7 @@ class ShardsTest < Minitest::Test
     status, _, err = run_cli("merge", dir, "--results", File.join(dir, "merged"))
     assert_equal 0, status, err
     assert_includes err, "rubyrig: warning: shard 1 of 2 is missing; the merge has 1 of 2 shards"
-    assert_includes Rubyrig::TextFile.json(File.join(dir, "merged", "summary.json"))["warnings"].join("\n"), "shard 1 of 2 is missing"
+    assert_includes Rubyrig::Processes::TextFile.json(File.join(dir, "merged", "summary.json"))["warnings"].join("\n"), "shard 1 of 2 is missing"
     status, _, err = run_cli("merge", results, "--require-all", "--results", File.join(dir, "strict"))
     assert_equal 1, status
     assert_equal ["rubyrig: error: shard 1 of 2 is missing; the merge has 1 of 2 shards (--require-all)\n"], err.lines
@@ -124,7 +124,7 @@ class ShardsTest < Minitest::Test
     other = start_shard(dir, file, "2/2", "host-b", env: {"PATH" => "#{bin}:#{ENV["PATH"]}"})
     finish(one[0], one[2])
     finish(other[0], other[2])
-    assert_match(/3\.3\.8/, Rubyrig::TextFile.json(File.join(other[1], "run.json")).dig("runtimes", "a", "interpreter", "description"))
+    assert_match(/3\.3\.8/, Rubyrig::Processes::TextFile.json(File.join(other[1], "run.json")).dig("runtimes", "a", "interpreter", "description"))
     status, _, err = run_cli("merge", one[1], other[1], "--results", File.join(dir, "merged"))
     assert_equal 1, status
     assert_equal 1, err.lines.size

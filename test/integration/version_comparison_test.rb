@@ -30,7 +30,7 @@ class VersionComparisonTest < Minitest::Test
     assert(trials.select { |t| t["runtime"] == "3.3.8+mn" }.all? { |t| t.dig("facts", "mn_threads_env") == "1" })
     assert(trials.reject { |t| t["runtime"] == "3.3.8+mn" }.none? { |t| t.dig("facts", "mn_threads_env") })
 
-    report = Rubyrig::TextFile.json(json)
+    report = Rubyrig::Processes::TextFile.json(json)
     assert_equal Rubyrig::RESULTS_FORMAT_VERSION, report["format_version"]
     assert_equal "system", report.dig("run", "baseline")
     assert_equal RUNTIMES, report.dig("run", "runtimes").keys
@@ -50,7 +50,7 @@ class VersionComparisonTest < Minitest::Test
       assert_includes Rubyrig::Analysis::Verdict::ALL, c["verdict"]
     end
 
-    md = Rubyrig::TextFile.read(markdown)
+    md = Rubyrig::Processes::TextFile.read(markdown)
     assert_match(/^## rubyrig: mtime-threads$/, md)
     assert_match(/^\*\*Environment\*\*$/, md)
     assert_match(/^- `3\.3\.8\+mn`: ruby 3\.3\.8 .*env `RUBY_MN_THREADS=1`/, md)

@@ -13,7 +13,7 @@ class YjitTest < Minitest::Test
       "--results", File.join(dir, "run"), "--export-json", json, "--", "builtin:nbody")
     assert_equal 0, status, err
     assert_match(/system\+yjit .* faster/, out)
-    doc = Rubyrig::TextFile.json(json)
+    doc = Rubyrig::Processes::TextFile.json(json)
     c = doc["comparisons"].find { |x| x["runtime"] == "system+yjit" && x["metric"] == "iterations_per_s" }
     assert_equal "faster", c["verdict"]
     assert_operator c["ci"][0], :>, 1.0
@@ -34,7 +34,7 @@ class YjitTest < Minitest::Test
     status, _, err = run_cli("compare", "-r", "system", "-r", "system+yjit", "--batches", "3", "--iterations", "2",
       "--warmup", "0", "--param", "steps=300", "--results", File.join(dir, "run"), "--export-json", json, "--", "builtin:nbody")
     assert_equal 0, status, err
-    c = Rubyrig::TextFile.json(json)["comparisons"].find { |x| x["runtime"] == "system+yjit" && x["metric"] == "peak_rss_bytes" }
+    c = Rubyrig::Processes::TextFile.json(json)["comparisons"].find { |x| x["runtime"] == "system+yjit" && x["metric"] == "peak_rss_bytes" }
     assert_equal "higher", c["verdict"]
     assert_operator c["ci"][0], :>, 5.0
   end

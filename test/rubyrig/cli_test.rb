@@ -23,6 +23,13 @@ class CLITest < Minitest::Test
     assert_one_line_error(status, err, /unknown command 'compair'; did you mean 'compare'\?/, expected_status: 2)
   end
 
+  def test_a_mistyped_flag_names_the_flag_it_resembles_on_one_line
+    status, _, err = run_cli("compare", "--batchs", "3", "-r", "system", "--", "builtin:nbody")
+    assert_one_line_error(status, err, /invalid option: --batchs \(did you mean --batches\?\); see `rubyrig compare --help`$/,
+      expected_status: 2)
+    refute_includes err, "\\n"
+  end
+
   def test_unknown_runtime
     status, _, err = run_cli("compare", "-r", "9.9.9", "--results", File.join(tmpdir, "r"), "--", "builtin:nbody")
     assert_one_line_error(status, err, /no interpreter matches runtime '9\.9\.9': build it with `rubyrig build 9\.9\.9`; found system/)
@@ -181,7 +188,7 @@ class CLITest < Minitest::Test
     assert_equal 1, status, err
     assert_match(/^rubyrig: 6 batches failed; the reasons are in the warnings above$/, err)
     assert_match(/Results: /, out)
-    html = Rubyrig::TextFile.read(File.join(run, "report.html"))
+    html = Rubyrig::Processes::TextFile.read(File.join(run, "report.html"))
     assert_includes html, "Sweep over threads"
     refute_includes html, 'data-figure="sweep"'
   end

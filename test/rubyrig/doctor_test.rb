@@ -19,7 +19,7 @@ class DoctorTest < Minitest::Test
 
   def checks(root, interpreters: [interpreter("3.1.2")], path: "/nonexistent", containment: nil)
     settings = Rubyrig::Settings.from_env({"PATH" => path, "HOME" => tmpdir})
-    Rubyrig::Doctor.new(settings: settings, catalog: FakeCatalog.new(interpreters), host: Rubyrig::Host.new(root: root),
+    Rubyrig::Doctor.new(settings: settings, catalog: FakeCatalog.new(interpreters), host: Rubyrig::Processes::Host.new(root: root),
       containment: containment).checks
   end
 
@@ -57,14 +57,14 @@ class DoctorTest < Minitest::Test
   end
 
   def test_containment_by_marker_alone_is_a_warning_with_the_fix
-    check = find(checks(host_root, containment: Rubyrig::Containment.new(cgroups: false).start), "containment")
+    check = find(checks(host_root, containment: Rubyrig::Processes::Containment.new(cgroups: false).start), "containment")
     assert_equal :warn, check.state
     assert_match(/\Aenvironment marker RUBYRIG_CONTAINMENT only .*could outlive a kill -9/, check.detail)
     assert_match(/Delegate=yes/, check.fix)
   end
 
   def test_containment_by_cgroup_is_ok
-    containment = Rubyrig::Containment.new.start
+    containment = Rubyrig::Processes::Containment.new.start
     skip "no cgroup v2 that rubyrig may create cgroups in here" unless containment.cgroup
     check = find(checks(host_root, containment: containment), "containment")
     assert_equal :ok, check.state

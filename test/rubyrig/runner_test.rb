@@ -23,7 +23,7 @@ class RunnerTest < Minitest::Test
     def run
       (self.class.ran ||= []) << @context.batch.id
       value = (self.class.values || ->(_runtime, number) { 1.0 + number }).call(@context.cell.runtime, @context.batch.number)
-      Result.new(status: Rubyrig::Trial::OK, metrics: {"wall_s" => value}, facts: {}, samples: {}, artifacts: [], warnings: [])
+      Result.new(status: Rubyrig::Results::Trial::OK, metrics: {"wall_s" => value}, facts: {}, samples: {}, artifacts: [], warnings: [])
     end
   end
 
@@ -67,7 +67,7 @@ class RunnerTest < Minitest::Test
   def test_until_decided_adds_rounds_look_by_look_and_stops_when_decided
     FakeDriver.values = same_with_noise
     store = runner(batches: 3, until: "decided").start(File.join(tmpdir, "run"), command: "compare", command_line: [])
-    run = Rubyrig::RunMeta.new(store.meta)
+    run = Rubyrig::Results::RunMeta.new(store.meta)
     looks = Rubyrig::Analysis::Sequential.new(min_batches: 3, max_batches: 30).looks
     assert_equal looks.size, run.decision.looks, "every interval of the run is corrected for all the looks"
     assert_operator run.plan.rounds, :>, 3, "the first look was undecided"
@@ -82,14 +82,14 @@ class RunnerTest < Minitest::Test
   def test_until_decided_stops_at_max_batches
     FakeDriver.values = ->(runtime, number) { 1.0 + 0.3 * Math.sin(number * ((runtime == "a") ? 1.7 : 2.3)) }
     store = runner(batches: 3, until: "decided", max_batches: 8).start(File.join(tmpdir, "run"), command: "compare", command_line: [])
-    assert_equal 8, Rubyrig::RunMeta.new(store.meta).plan.rounds
+    assert_equal 8, Rubyrig::Results::RunMeta.new(store.meta).plan.rounds
     assert_equal 2 * 2 * 8, store.trials.size
   end
 
   def test_every_batch_runs_in_plan_order_and_is_appended
     dir = File.join(tmpdir, "run")
     store = runner.start(dir, command: "compare", command_line: %w[rubyrig compare])
-    plan = Rubyrig::RunMeta.new(store.meta).plan
+    plan = Rubyrig::Results::RunMeta.new(store.meta).plan
     assert_equal plan.batches.map(&:id), FakeDriver.ran
     assert_equal plan.batches.map(&:id), store.trials.map(&:batch_id)
     assert_equal 8, store.trials.size
@@ -111,28 +111,28 @@ class RunnerTest < Minitest::Test
     kept = File.readlines(store.path("trials.jsonl")).first(3)
     File.write(store.path("trials.jsonl"), kept.join)
     FakeDriver.ran = []
-    runner.resume(Rubyrig::Store.open(dir))
+    runner.resume(Rubyrig::Results::Store.open(dir))
     assert_equal 5, FakeDriver.ran.size
-    assert_equal 8, Rubyrig::Store.open(dir).trials.map(&:batch_id).uniq.size
+    assert_equal 8, Rubyrig::Results::Store.open(dir).trials.map(&:batch_id).uniq.size
   end
 
   def test_resume_refuses_when_a_runtime_is_another_interpreter_now
     dir = File.join(tmpdir, "run")
     runner.start(dir, command: "compare", command_line: %w[rubyrig compare])
-    before = Rubyrig::TextFile.read(File.join(dir, "run.json"))
-    error = assert_raises(Rubyrig::StoreError) { runner(catalog: Catalog.new("ruby other")).resume(Rubyrig::Store.open(dir)) }
+    before = Rubyrig::Processes::TextFile.read(File.join(dir, "run.json"))
+    error = assert_raises(Rubyrig::StoreError) { runner(catalog: Catalog.new("ruby other")).resume(Rubyrig::Results::Store.open(dir)) }
     assert_match(/runtime 'a' was ruby test at .* when the run started, but now resolves to ruby other at/, error.message)
-    assert_equal before, Rubyrig::TextFile.read(File.join(dir, "run.json")), "nothing written"
+    assert_equal before, Rubyrig::Processes::TextFile.read(File.join(dir, "run.json")), "nothing written"
   end
 
   def test_resume_takes_the_lock_before_writing_anything
     dir = File.join(tmpdir, "run")
     runner.start(dir, command: "compare", command_line: %w[rubyrig compare])
-    before = Rubyrig::TextFile.read(File.join(dir, "run.json"))
+    before = Rubyrig::Processes::TextFile.read(File.join(dir, "run.json"))
     File.open(File.join(dir, ".lock"), File::RDWR | File::CREAT) do |lock|
       lock.flock(File::LOCK_EX)
       pid = fork do
-        runner.resume(Rubyrig::Store.open(dir))
+        runner.resume(Rubyrig::Results::Store.open(dir))
         exit!(0)
       rescue Rubyrig::StoreError
         exit!(3)
@@ -140,6 +140,6 @@ class RunnerTest < Minitest::Test
       Process.wait(pid)
       assert_equal 3, $?.exitstatus, "the resume refused: another process holds the run"
     end
-    assert_equal before, Rubyrig::TextFile.read(File.join(dir, "run.json"))
+    assert_equal before, Rubyrig::Processes::TextFile.read(File.join(dir, "run.json"))
   end
 end

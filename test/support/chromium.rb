@@ -100,11 +100,11 @@ class Chromium
   def devtools_port
     file = File.join(@profile, "DevToolsActivePort")
     deadline = monotonic + TIMEOUT_S
-    until File.exist?(file) && Rubyrig::TextFile.read(file).lines.size >= 2
-      raise Failure, "chromium did not start: #{Rubyrig::TextFile.read(@log).lines.last(5).join}" if monotonic > deadline || Process.waitpid(@pid, Process::WNOHANG)
+    until File.exist?(file) && Rubyrig::Processes::TextFile.read(file).lines.size >= 2
+      raise Failure, "chromium did not start: #{Rubyrig::Processes::TextFile.read(@log).lines.last(5).join}" if monotonic > deadline || Process.waitpid(@pid, Process::WNOHANG)
       sleep 0.05
     end
-    Integer(Rubyrig::TextFile.read(file).lines.first)
+    Integer(Rubyrig::Processes::TextFile.read(file).lines.first)
   end
 
   def page_socket_url(port)

@@ -452,11 +452,11 @@ module RubyrigFuzz
 
     # A results directory a case left must be a run rubyrig can read, report and resume.
     def run_dir(dir)
-      store = Rubyrig::Store.open(dir)
+      store = Rubyrig::Results::Store.open(dir)
       meta = store.meta
       reading = store.read_trials
       Rubyrig::Analysis.new.analyze(meta: meta, trials: reading.trials, skipped: reading.skipped)
-      plan = Rubyrig::RunMeta.new(meta).plan
+      plan = Rubyrig::Results::RunMeta.new(meta).plan
       ids = plan.batches.map(&:id)
       stray = reading.trials.map(&:batch_id) - ids
       problems = []

@@ -6,17 +6,6 @@
 module Rubyrig
   class Analysis
     class Figures
-      autoload :Distributions, "rubyrig/analysis/figures/distributions"
-      autoload :ErrorBars, "rubyrig/analysis/figures/error_bars"
-      autoload :Grids, "rubyrig/analysis/figures/grids"
-      autoload :GvlThreads, "rubyrig/analysis/figures/gvl_threads"
-      autoload :JobsTimelines, "rubyrig/analysis/figures/jobs_timelines"
-      autoload :LatencyCurves, "rubyrig/analysis/figures/latency_curves"
-      autoload :MemorySpeed, "rubyrig/analysis/figures/memory_speed"
-      autoload :ProfileBars, "rubyrig/analysis/figures/profile_bars"
-      autoload :SweepBands, "rubyrig/analysis/figures/sweep_bands"
-      autoload :VerdictPlots, "rubyrig/analysis/figures/verdict_plots"
-
       KINDS = {
         verdicts: :VerdictPlots, distributions: :Distributions, sweeps: :SweepBands, grids: :Grids,
         latency: :LatencyCurves, http_errors: :ErrorBars, jobs: :JobsTimelines, memory_speed: :MemorySpeed,

@@ -58,7 +58,7 @@ module Rubyrig
       def detail(report, cell, trials)
         medians = DETAIL_METRICS.to_h { |m| [m, report.summary(cell.key, m)&.median] }.compact
         generators = report.trials.select { |t| t.cell_key == cell.key }.filter_map { |t| t.facts.to_h["load_generator"] }.uniq
-        CellDetail.new(cell: cell, n: trials.size, with_errors: trials.count { |t| t.status == Trial::OK_WITH_ERRORS },
+        CellDetail.new(cell: cell, n: trials.size, with_errors: trials.count { |t| t.status == Results::Trial::OK_WITH_ERRORS },
           medians: medians, load_generator: generators.empty? ? nil : generators.join(", ")).freeze
       end
 

@@ -34,12 +34,12 @@ module Rubyrig
       end
 
       def item_cell(cell, name)
-        Cell.new(index: cell.index, runtime: cell.runtime, workload: cell.workload, params: cell.params.merge(PARAM => name),
+        Experiment::Cell.new(index: cell.index, runtime: cell.runtime, workload: cell.workload, params: cell.params.merge(PARAM => name),
           effective_params: cell.effective.merge(PARAM => name)).freeze
       end
 
       def item_trial(trial, cell, item)
-        Trial.new(batch_id: trial.batch_id, cell_key: cell.key, runtime: trial.runtime, workload: trial.workload,
+        Results::Trial.new(batch_id: trial.batch_id, cell_key: cell.key, runtime: trial.runtime, workload: trial.workload,
           params: cell.params, batch: trial.batch, round: trial.round, diagnostic: trial.diagnostic, status: trial.status,
           started_at: trial.started_at, finished_at: trial.finished_at, metrics: item["metrics"] || {},
           samples: item["samples"] || {}, facts: {}, artifacts: [], warnings: [], host_id: trial.host_id).freeze

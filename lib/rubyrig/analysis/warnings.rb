@@ -117,7 +117,7 @@ module Rubyrig
       def disagreeing_hosts
         @report.comparisons.select { |c| c.heterogeneity&.disagree && c.metric == @report.primary_metric(c.workload) }.map do |c|
           h = c.heterogeneity
-          where = [c.workload, Cell.new(params: c.params).params_label].reject(&:empty?).join(" | ")
+          where = [c.workload, Experiment::Cell.new(params: c.params).params_label].reject(&:empty?).join(" | ")
           per_host = c.hosts.select(&:used?).map { |s| format("%s %.3fx", s.host, s.ratio) }.join(", ")
           odd = (h.odd_hosts.size == 1) ? "host #{h.odd_hosts.first} is the odd one" : "hosts #{h.odd_hosts.join(" and ")} go different ways"
           format("%s: %s against %s, %s: the hosts disagree more than noise explains (Cochran's Q %.2f on %d df, p=%s corrected): %s; " \
@@ -154,7 +154,7 @@ module Rubyrig
       # A speed comparison that could not be made (a zero rate, no batches) is said out loud.
       def not_compared
         runtime = @report.comparisons.select { |c| c.verdict == Verdict::NOT_COMPARED && Metrics.fetch(c.metric).speed? }
-          .map { |c| "#{c.runtime} | #{c.workload}#{" | #{Cell.new(params: c.params).params_label}" unless c.params.empty?}: #{Metrics.fetch(c.metric).label} not compared: #{c.reason}" }
+          .map { |c| "#{c.runtime} | #{c.workload}#{" | #{Experiment::Cell.new(params: c.params).params_label}" unless c.params.empty?}: #{Metrics.fetch(c.metric).label} not compared: #{c.reason}" }
         modes = @http.connection_modes.select { |c| c.verdict == Verdict::NOT_COMPARED }.map do |c|
           "#{c.runtime} | #{c.workload}: #{c.mode} against #{c.reference} not compared: #{c.reason}"
         end

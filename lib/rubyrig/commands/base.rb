@@ -77,8 +77,8 @@ module Rubyrig
       end
 
       def cpu_list(flag, value)
-        return value if CpuList.valid?(value)
-        raise UsageError, "#{flag} #{CpuList.problem(value)}"
+        return value if Processes::CpuList.valid?(value)
+        raise UsageError, "#{flag} #{Processes::CpuList.problem(value)}"
       end
 
       def export_options(opts)
@@ -105,7 +105,7 @@ module Rubyrig
         {"--server-cpus" => :server_cpus=, "--load-cpus" => :load_cpus=}.each do |flag, setter|
           what = (setter == :server_cpus=) ? "the app server" : "the load generator"
           opts.on("#{flag} LIST", "http: run #{what} on these CPUs, e.g. 1 (default: load generator on the first CPU, server on the rest)") do |list|
-            raise UsageError, "#{flag} #{CpuList.problem(list)}" unless CpuList.valid?(list)
+            raise UsageError, "#{flag} #{Processes::CpuList.problem(list)}" unless Processes::CpuList.valid?(list)
             @settings.public_send(setter, list)
           end
         end
@@ -113,7 +113,7 @@ module Rubyrig
 
       def default_results_dir(name)
         stamp = Time.now.strftime("%Y%m%d-%H%M%S")
-        File.join(@settings.results_root, "#{stamp}-#{FileName.safe(name)}")
+        File.join(@settings.results_root, "#{stamp}-#{Processes::FileName.safe(name)}")
       end
 
       def runner(experiment, raw)
@@ -152,7 +152,7 @@ module Rubyrig
         own = begin
           Reporters.export(report, {json: store.path("summary.json"), markdown: store.path("report.md"), html: store.path("report.html")})
         rescue Reporters::WriteError => e # a full disk: the trials are safe, the report can be written again
-          raise StoreError, "could not write the report (#{e.cause&.message || e.message}); every trial is in #{store.path(Store::TRIALS_FILE)}: " \
+          raise StoreError, "could not write the report (#{e.cause&.message || e.message}); every trial is in #{store.path(Results::Store::TRIALS_FILE)}: " \
             "free space, then `rubyrig report #{store.dir}` writes it"
         end
         own + Reporters.export(report, @exports)

@@ -86,8 +86,8 @@ module Rubyrig
       private
 
       def target(rest)
-        if rest.size == 1 && Builtins.builtin?(rest.first)
-          {"builtin" => rest.first.delete_prefix(Builtins::PREFIX)}
+        if rest.size == 1 && Experiment::Builtins.builtin?(rest.first)
+          {"builtin" => rest.first.delete_prefix(Experiment::Builtins::PREFIX)}
         elsif rest.first.end_with?(".rb")
           # A Ruby file is a script whatever follows it; the rest is its ARGV.
           {"script" => rest.first, "args" => rest.drop(1)}

@@ -22,14 +22,14 @@ module Rubyrig
         end
         return CLI::EXIT_OK unless parse(parser)
         Apt.new(io: err).ensure!(%w[libjemalloc2], why: "the demo's jemalloc check")
-        raw = YamlSource.load(EXPERIMENT).data
+        raw = Experiment::YamlSource.load(EXPERIMENT).data
         raw["batches"] = batches if batches
         if build
           ensure_second_ruby
         else
           raw["runtimes"] = raw["runtimes"].reject { |r| r.start_with?(SECOND_RUBY) }
         end
-        experiment = Experiment.from_source(YamlSource.from_data(raw, EXPERIMENT), base_dir: File.dirname(EXPERIMENT))
+        experiment = Experiment.from_source(Experiment::YamlSource.from_data(raw, EXPERIMENT), base_dir: File.dirname(EXPERIMENT))
         dir ||= default_results_dir("demo")
         execute(dir) { runner(experiment, raw).start(dir, command: "demo", command_line: ["rubyrig", "demo", *@argv]) }
       end

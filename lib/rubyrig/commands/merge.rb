@@ -34,7 +34,7 @@ module Rubyrig
           return CLI::EXIT_USAGE
         end
         out_dir ||= default_results_dir("#{merged_name(rest)}-merged")
-        result = Rubyrig::Merge.new(rest, require_all: require_all).write(out_dir, command_line: command_line)
+        result = Rubyrig::Results::Merge.new(rest, require_all: require_all).write(out_dir, command_line: command_line)
         result.warnings.each { |w| err.puts(Printable.line("rubyrig: warning: #{w}")) }
         render(result.store)
       end
@@ -43,9 +43,9 @@ module Rubyrig
 
       # The run's name, from the first shard found, for the default directory.
       def merged_name(paths)
-        path = paths.find { |p| File.file?(File.join(p, Store::RUN_FILE)) } ||
-          paths.flat_map { |p| File.directory?(p) ? Dir.glob(File.join(p, "*", Store::RUN_FILE)).sort.map { |f| File.dirname(f) } : [] }.first
-        path ? (RunMeta.new(Store.open(path).meta).name || "run") : "run"
+        path = paths.find { |p| File.file?(File.join(p, Results::Store::RUN_FILE)) } ||
+          paths.flat_map { |p| File.directory?(p) ? Dir.glob(File.join(p, "*", Results::Store::RUN_FILE)).sort.map { |f| File.dirname(f) } : [] }.first
+        path ? (Results::RunMeta.new(Results::Store.open(path).meta).name || "run") : "run"
       end
     end
   end

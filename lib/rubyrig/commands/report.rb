@@ -13,7 +13,7 @@ module Rubyrig
           out.puts(parser.help)
           return CLI::EXIT_USAGE
         end
-        render(Store.open(rest.first))
+        render(Results::Store.open(rest.first))
       end
     end
   end

@@ -27,7 +27,7 @@ module Rubyrig
           opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 (default: the file's cpus, else none)") { |c| overrides["cpus"] = cpu_list("--cpus", c) }
           opts.on("--shard K/N", "run shard K of N (from 1): every cell, its share of the batches, its own seed; auto or auto/N " \
             "reads the index (and count) from JOB_COMPLETION_INDEX, CI_NODE_INDEX/CI_NODE_TOTAL or BUILDKITE_PARALLEL_JOB(_COUNT) " \
-            "(default: the whole run); merge the shards with `rubyrig merge`") { |s| shard = Shard.parse(s, env: @settings.env) }
+            "(default: the whole run); merge the shards with `rubyrig merge`") { |s| shard = Experiment::Shard.parse(s, env: @settings.env) }
           opts.on("--host-id ID", "the host the batches are recorded under, a block of the statistics when shards are merged " \
             "(default: RUBYRIG_HOST_ID, else the hostname)") { |id| @settings.host_id = host_id(id) }
           diagnostics_options(opts, overrides)
@@ -45,7 +45,7 @@ module Rubyrig
           return rest.empty? ? CLI::EXIT_USAGE : raise(UsageError, "give exactly one experiment file, got #{rest.size}")
         end
         path = rest.first
-        source = YamlSource.load(path)
+        source = Experiment::YamlSource.load(path)
         unless inherit.empty?
           given = source.data.is_a?(Hash) ? source.data["inherit_env"] : nil
           overrides["inherit_env"] = given.is_a?(Array) ? (given + inherit).uniq : inherit
@@ -54,7 +54,7 @@ module Rubyrig
         if overrides.any? && source.data.is_a?(Hash)
           flags = {"batches" => "--batches", "seed" => "--seed", "cpus" => "--cpus", "trace" => "--trace", "profile" => "--profile",
                    "max_batches" => "--max-batches", "max_time" => "--max-time", "inherit_env" => "--inherit-env"}
-          source = YamlSource.from_data(source.data.merge(overrides), path, flags: overrides.keys.to_h { |k| [[k], flags.fetch(k, "--#{k}")] })
+          source = Experiment::YamlSource.from_data(source.data.merge(overrides), path, flags: overrides.keys.to_h { |k| [[k], flags.fetch(k, "--#{k}")] })
         end
         experiment = Experiment.from_source(source, base_dir: File.dirname(File.expand_path(path)))
         raw = source.data
@@ -87,8 +87,8 @@ module Rubyrig
 
       # The experiment and the http CPU split come from the run itself; a flag given now wins.
       def resume_run(dir)
-        store = Store.open(dir)
-        run = RunMeta.new(store.meta)
+        store = Results::Store.open(dir)
+        run = Results::RunMeta.new(store.meta)
         if run.merged?
           raise UsageError, "#{dir} is a merge of shards; resume the shard that did not finish (rubyrig run --resume SHARD_DIR), then merge again"
         end

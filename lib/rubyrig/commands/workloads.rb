@@ -3,8 +3,8 @@ module Rubyrig
   module Commands
     class Workloads < Base
       def call
-        Builtins.names.each do |name|
-          b = Builtins.fetch(name)
+        Experiment::Builtins.names.each do |name|
+          b = Experiment::Builtins.fetch(name)
           params = b.params.map { |k, v| "#{k}=#{Array(v).join(",")}" }.join(" ")
           out.puts("#{b.workload_name.ljust(28)} #{b.kind.ljust(7)} #{b.description}")
           out.puts("#{" " * 37}defaults: #{params}#{" iterations=#{b.iterations}" if b.iterations}#{" warmup=#{b.warmup}" if b.warmup}") unless params.empty?

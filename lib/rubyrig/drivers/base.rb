@@ -9,7 +9,7 @@ module Rubyrig
       # items: the measured items of a file that holds several (benchmark-ips reports), each
       # {"item", "metrics", "samples"}, or nil.
       Result = Struct.new(:status, :reason, :metrics, :facts, :samples, :artifacts, :warnings, :items, keyword_init: true) do
-        def self.failed(reason, **rest) = new(status: Trial::FAILED, reason: reason, metrics: {}, facts: {}, samples: {},
+        def self.failed(reason, **rest) = new(status: Results::Trial::FAILED, reason: reason, metrics: {}, facts: {}, samples: {},
           artifacts: [], warnings: [], **rest)
       end
 

@@ -22,7 +22,7 @@ module Rubyrig
         chdir = workload.options["chdir"] && File.expand_path(workload.options["chdir"], workload.base_dir)
         candidate = (program.include?("/") && chdir) ? File.expand_path(program, chdir) : program
         path = [*launch.bin_dirs, ENV.fetch("PATH", "")].join(File::PATH_SEPARATOR)
-        return if Which.find(candidate, path: path)
+        return if Processes::Which.find(candidate, path: path)
         raise ToolMissing, "cannot run the command workload: #{program} is not an executable on PATH for #{launch.runtime.label}; check the command or install it"
       end
 
@@ -30,7 +30,7 @@ module Rubyrig
         process = ProcessRun.new(@context)
         outcome = process.run(argv, env: process.env(inherit_flags: true), chdir: chdir)
         Base::Result.new(
-          status: outcome.ok? ? Trial::OK : Trial::FAILED, reason: outcome.ok? ? nil : outcome.failure_reason,
+          status: outcome.ok? ? Results::Trial::OK : Results::Trial::FAILED, reason: outcome.ok? ? nil : outcome.failure_reason,
           metrics: outcome.metrics, facts: outcome.facts, samples: {},
           artifacts: %w[stdout.log stderr.log probe], warnings: outcome.warnings
         )

@@ -54,7 +54,7 @@ module Rubyrig
       # The app's own Gemfile next to its config.ru, else the built-in Rack gem set (puma + rack).
       def self.default_gemfile(rackup)
         own = File.join(File.dirname(rackup), "Gemfile")
-        File.file?(own) ? own : Builtins.fetch("rack-hello").gemfile
+        File.file?(own) ? own : Experiment::Builtins.fetch("rack-hello").gemfile
       end
 
       def self.framework(rackup) = File.file?(File.join(File.dirname(rackup), RAILS_MARKER)) ? "rails" : "rack"
@@ -90,7 +90,7 @@ module Rubyrig
       # any process that was killed. Ruby's own deadlock report in Puma's log is named when present.
       def self.unclean_stop_warning(how_it_ended, log_path)
         how = [how_it_ended]
-        if File.exist?(log_path) && TextFile.read(log_path).include?("No live threads left")
+        if File.exist?(log_path) && Processes::TextFile.read(log_path).include?("No live threads left")
           how << "Ruby reported \"No live threads left. Deadlock?\" in Puma's shutdown"
         end
         "Puma did not exit cleanly after TERM (#{how.join("; ")}); the measured run had finished, so its numbers stand; see #{log_path}"
@@ -109,7 +109,7 @@ module Rubyrig
 
       # CLI flags win over the workload's keys; the generic --cpus/cpus: pins the server.
       def self.cpu_split(options, server_cpus:, load_cpus:, cpus:)
-        CpuSplit.resolve(server: server_cpus || options["server_cpus"] || cpus, load: load_cpus || options["load_cpus"])
+        Processes::CpuSplit.resolve(server: server_cpus || options["server_cpus"] || cpus, load: load_cpus || options["load_cpus"])
       end
 
       def initialize(context)
@@ -175,7 +175,7 @@ module Rubyrig
         warnings = outcome.warnings + split.warnings
         status, reason = status(measured)
         unless outcome.problems.empty?
-          status = Trial::FAILED
+          status = Results::Trial::FAILED
           reason = outcome.problems.join("; ")
         end
         warnings << "#{measured.error_count} errors in #{measured.requests} responses (#{measured.error_summary})" if measured.error_count.positive?
@@ -192,14 +192,14 @@ module Rubyrig
 
       def status(measured)
         if measured.good_responses.zero?
-          return [Trial::FAILED, "no successful responses in the measured run (#{measured.error_summary}); see wrk.log and server-stderr.log"]
+          return [Results::Trial::FAILED, "no successful responses in the measured run (#{measured.error_summary}); see wrk.log and server-stderr.log"]
         end
-        return [Trial::OK, nil] if measured.error_count.zero?
+        return [Results::Trial::OK, nil] if measured.error_count.zero?
         rate = measured.error_rate
         if rate > @options["max_error_rate"]
-          return [Trial::FAILED, format("error rate %.2f%% is above max_error_rate %.2f%% (%s)", rate * 100, @options["max_error_rate"] * 100, measured.error_summary)]
+          return [Results::Trial::FAILED, format("error rate %.2f%% is above max_error_rate %.2f%% (%s)", rate * 100, @options["max_error_rate"] * 100, measured.error_summary)]
         end
-        [Trial::OK_WITH_ERRORS, nil]
+        [Results::Trial::OK_WITH_ERRORS, nil]
       end
 
       def http_metrics(measured, warmup, server, server_cpu, split, generator)
@@ -236,7 +236,7 @@ module Rubyrig
       def gems
         lockfile = "#{@context.bundle_env&.fetch("BUNDLE_GEMFILE", nil)}.lock"
         return {} unless File.file?(lockfile)
-        TextFile.read(lockfile).scan(/^    (puma|rack|rails|railties|actionpack) \(([^)]+)\)$/).to_h
+        Processes::TextFile.read(lockfile).scan(/^    (puma|rack|rails|railties|actionpack) \(([^)]+)\)$/).to_h
       end
 
       # The server's config and logs, each load generator run's log and JSON, and the probe files.

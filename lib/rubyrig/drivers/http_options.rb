@@ -49,8 +49,8 @@ module Rubyrig
         fail.call(["port"], "must be a TCP port from 1 to 65535, got #{port.inspect}") if !port.nil? && !(port.is_a?(Integer) && port.between?(1, 65_535))
         %w[server_cpus load_cpus].each do |key|
           value = options[key]
-          next if value.nil? || CpuList.valid?(value)
-          fail.call([key], CpuList.problem(value))
+          next if value.nil? || Processes::CpuList.valid?(value)
+          fail.call([key], Processes::CpuList.problem(value))
         end
         %w[wrk httperf].each do |tool|
           fail.call([tool], "must be the name or path of the #{tool} binary") unless options[tool].is_a?(String)

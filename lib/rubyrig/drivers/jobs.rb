@@ -10,10 +10,6 @@ require "fileutils"
 module Rubyrig
   module Drivers
     class Jobs < Base
-      require_relative "jobs/distribution"
-      require_relative "jobs/timeline"
-      require_relative "jobs/ledger"
-
       CLIENT = File.expand_path("../sidekiq/client.rb", __dir__)
       DEFAULTS = {"jobs" => 1000, "processes" => 1, "concurrency" => 10}.freeze
       LOG_LEVELS = %w[debug info warn error].freeze
@@ -234,14 +230,14 @@ module Rubyrig
         @warnings.concat(warnings(ledger, report, count))
         failed = outcomes.each_with_index.reject { |outcome, i| outcome.ok? || killed_after_drain(outcome, i + 1) }.map(&:first)
         status = if problems.any? || failed.any?
-          Trial::FAILED
+          Results::Trial::FAILED
         elsif ledger.error_count.positive?
-          Trial::OK_WITH_ERRORS
+          Results::Trial::OK_WITH_ERRORS
         else
-          Trial::OK
+          Results::Trial::OK
         end
         reason = problems.first || failed.map(&:failure_reason).first
-        reason = "#{ledger.error_count} jobs raised: #{ledger.errors.keys.first(3).join(", ")}" if status == Trial::OK_WITH_ERRORS
+        reason = "#{ledger.error_count} jobs raised: #{ledger.errors.keys.first(3).join(", ")}" if status == Results::Trial::OK_WITH_ERRORS
         Base::Result.new(status: status, reason: reason, metrics: metrics.compact, facts: @facts,
           samples: {"jobs_timeline" => timeline(enqueue, ledger)}.compact, artifacts: artifacts, warnings: @warnings.uniq)
       end

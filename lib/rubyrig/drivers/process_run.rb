@@ -72,7 +72,7 @@ module Rubyrig
         rubyopt.concat(flags) unless jruby
         rubyopt << @launch.runtime.env["RUBYOPT"] if @launch.runtime.env["RUBYOPT"]
         jruby_opts = (jruby && !flags.empty?) ? {"JRUBY_OPTS" => [*flags, @launch.env["JRUBY_OPTS"]].compact.join(" ")} : {}
-        base = InheritedEnv.withheld(@context.inherit_env.to_a).merge(@launch.env)
+        base = Processes::InheritedEnv.withheld(@context.inherit_env.to_a).merge(@launch.env)
         base.merge(@context.bundle_env || {}).merge(@context.diagnostics&.env || {}).merge(jruby_opts).merge(
           "RUBYOPT" => rubyopt.join(" "),
           "RUBYRIG_PROBE_DIR" => probe_dir,
@@ -108,17 +108,17 @@ module Rubyrig
       # #abort in an ensure so that an exception or Ctrl-C never leaves the tree running.
       def start(argv, env:, chdir: nil, log_prefix: "")
         @stderr_path = File.join(@context.artifacts_dir, "#{log_prefix}stderr.log")
-        @oom_kills_before = ExitCause.oom_kills
-        @child = Child.spawn(argv, env: env, chdir: chdir, cpus: @context.cpus,
+        @oom_kills_before = Processes::ExitCause.oom_kills
+        @child = Processes::Child.spawn(argv, env: env, chdir: chdir, cpus: @context.cpus,
           out: File.join(@context.artifacts_dir, "#{log_prefix}stdout.log"), err: @stderr_path)
-        @monitor = Monitor.new(@child.pid, interval_s: @monitor_interval_s).start
+        @monitor = Processes::Monitor.new(@child.pid, interval_s: @monitor_interval_s).start
         self
       end
 
       def wait(timeout_s:) = @child.wait(timeout_s: timeout_s)
 
       # How the process ended, in words: its status or signal, Ruby's crash report, the OOM killer.
-      def exit_text(exit) = ExitCause.describe(exit, pid: @child.pid, stderr_path: @stderr_path, oom_kills_before: @oom_kills_before)
+      def exit_text(exit) = Processes::ExitCause.describe(exit, pid: @child.pid, stderr_path: @stderr_path, oom_kills_before: @oom_kills_before)
 
       # Memory of the whole tree now, for processes that are measured while running (servers): the
       # end RSS and PSS reported for the batch come from the last snapshot instead of the probes.
@@ -183,7 +183,7 @@ module Rubyrig
 
       def read_json(files)
         files.sort.filter_map do |file|
-          TextFile.json(file)
+          Processes::TextFile.json(file)
         rescue JSON::ParserError # a process killed while writing; its facts are lost, the others stand
           nil
         end
@@ -250,7 +250,7 @@ module Rubyrig
       end
 
       def tail(path)
-        TextFile.tail(path)
+        Processes::TextFile.tail(path)
       end
     end
   end

@@ -156,14 +156,14 @@ module Rubyrig
         outcome = process.run(argv, env: process.env(inherit_flags: true).merge(form_env))
         metrics = outcome.metrics.merge(harness_metrics(outcome.root_probe, process.child))
         items = (outcome.root_probe || {})["items"]
-        status = outcome.ok? ? Trial::OK : Trial::FAILED
+        status = outcome.ok? ? Results::Trial::OK : Results::Trial::FAILED
         reason = outcome.ok? ? nil : outcome.failure_reason
-        if status == Trial::OK && !metrics.key?("iterations_per_s") && !metrics.key?("run_s")
-          status = Trial::FAILED
+        if status == Results::Trial::OK && !metrics.key?("iterations_per_s") && !metrics.key?("run_s")
+          status = Results::Trial::FAILED
           reason = no_timings
         end
         warnings = outcome.warnings
-        if status == Trial::OK && form == ScriptForm::BENCHMARK_IPS && items.to_a.empty?
+        if status == Results::Trial::OK && form == ScriptForm::BENCHMARK_IPS && items.to_a.empty?
           warnings += ["the file never called Benchmark.ips (or it measured no item), so only its run time is known"]
         end
         Base::Result.new(

@@ -17,7 +17,7 @@ module Rubyrig
       module_function
 
       def detect(path)
-        text = TextFile.read(path)
+        text = Processes::TextFile.read(path)
         return RUBY_BENCH if text.match?(RUBY_BENCH_PATTERN)
         return BENCHMARK_IPS if text.match?(BENCHMARK_IPS_PATTERN)
         RUBYRIG

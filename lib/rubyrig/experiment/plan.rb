@@ -4,99 +4,101 @@
 # A shard's plan has every cell, its share of the rounds, its own seed and batch numbers that no other
 # shard of the run uses, so that merged shards keep unique batch ids.
 module Rubyrig
-  class Plan
-    # One measurement of a cell in fresh processes; the unit of statistics.
-    Batch = Struct.new(:id, :cell, :number, :round, :diagnostic, :shard, keyword_init: true) do
-      def to_h = {id: id, cell: cell.index, number: number, round: round, diagnostic: diagnostic, shard: shard}.compact
-    end
+  class Experiment
+    class Plan
+      # One measurement of a cell in fresh processes; the unit of statistics.
+      Batch = Struct.new(:id, :cell, :number, :round, :diagnostic, :shard, keyword_init: true) do
+        def to_h = {id: id, cell: cell.index, number: number, round: round, diagnostic: diagnostic, shard: shard}.compact
+      end
 
-    # Every batch id a plan makes ("c3-b12", "c0-trace", "c1-profile-s2"); ids name artifact folders, so
-    # one read back from a results directory must have this shape before it becomes a path.
-    ID_PATTERN = /\Ac\d+-(?:b\d+|trace|profile)(?:-s\d+)?\z/
+      # Every batch id a plan makes ("c3-b12", "c0-trace", "c1-profile-s2"); ids name artifact folders, so
+      # one read back from a results directory must have this shape before it becomes a path.
+      ID_PATTERN = /\Ac\d+-(?:b\d+|trace|profile)(?:-s\d+)?\z/
 
-    attr_reader :cells, :batches, :seed
+      attr_reader :cells, :batches, :seed
 
-    # effective: (workload, params) -> the parameters with the driver's defaults merged, recorded per
-    # cell so that a report never depends on today's defaults. shard: a Shard, or nil for a whole run.
-    def self.build(experiment, effective: ->(_workload, params) { params }, shard: nil)
-      cells = []
-      experiment.workloads.each do |workload|
-        workload.param_combinations.each do |params|
-          experiment.runtimes.each do |runtime|
-            cells << Cell.new(index: cells.size, runtime: runtime.label, workload: workload.name, params: params,
-              effective_params: effective.call(workload, params)).freeze
+      # effective: (workload, params) -> the parameters with the driver's defaults merged, recorded per
+      # cell so that a report never depends on today's defaults. shard: a Shard, or nil for a whole run.
+      def self.build(experiment, effective: ->(_workload, params) { params }, shard: nil)
+        cells = []
+        experiment.workloads.each do |workload|
+          workload.param_combinations.each do |params|
+            experiment.runtimes.each do |runtime|
+              cells << Cell.new(index: cells.size, runtime: runtime.label, workload: workload.name, params: params,
+                effective_params: effective.call(workload, params)).freeze
+            end
           end
         end
-      end
-      rounds = shard ? shard.batches(experiment.batches) : experiment.batches
-      first = shard ? shard.first_number(experiment.batches) : 1
-      seed = shard ? shard.seed(experiment.seed) : experiment.seed
-      rng = Random.new(seed)
-      batches = (1..rounds).flat_map do |round|
-        number = first + round - 1
-        cells.shuffle(random: rng).map do |cell|
-          Batch.new(id: "c#{cell.index}-b#{number}", cell: cell, number: number, round: round, shard: shard&.index).freeze
+        rounds = shard ? shard.batches(experiment.batches) : experiment.batches
+        first = shard ? shard.first_number(experiment.batches) : 1
+        seed = shard ? shard.seed(experiment.seed) : experiment.seed
+        rng = Random.new(seed)
+        batches = (1..rounds).flat_map do |round|
+          number = first + round - 1
+          cells.shuffle(random: rng).map do |cell|
+            Batch.new(id: "c#{cell.index}-b#{number}", cell: cell, number: number, round: round, shard: shard&.index).freeze
+          end
         end
-      end
-      diagnostics = [experiment.trace && "trace", experiment.profile && "profile"].compact
-      diagnostics.each_with_index do |kind, i|
-        round = rounds + i + 1
-        batches += cells.shuffle(random: rng).map do |cell|
-          Batch.new(id: "c#{cell.index}-#{kind}#{"-s#{shard.index}" if shard}", cell: cell, number: 0, round: round,
-            diagnostic: kind, shard: shard&.index).freeze
+        diagnostics = [experiment.trace && "trace", experiment.profile && "profile"].compact
+        diagnostics.each_with_index do |kind, i|
+          round = rounds + i + 1
+          batches += cells.shuffle(random: rng).map do |cell|
+            Batch.new(id: "c#{cell.index}-#{kind}#{"-s#{shard.index}" if shard}", cell: cell, number: 0, round: round,
+              diagnostic: kind, shard: shard&.index).freeze
+          end
         end
+        new(cells, batches, seed)
       end
-      new(cells, batches, seed)
-    end
 
-    # The plan exactly as recorded in a run's metadata.
-    def self.from_h(hash)
-      cells = hash.fetch("cells").map do |c|
-        Cell.new(index: c["index"], runtime: c["runtime"], workload: c["workload"], params: c["params"],
-          effective_params: c["effective_params"]).freeze
-      end
-      batches = hash.fetch("order").map do |b|
-        unless b["id"].is_a?(String) && b["id"].match?(ID_PATTERN)
-          raise StoreError, "the plan in run.json holds the batch id #{b["id"].inspect}, which rubyrig never writes; run.json is damaged"
+      # The plan exactly as recorded in a run's metadata.
+      def self.from_h(hash)
+        cells = hash.fetch("cells").map do |c|
+          Cell.new(index: c["index"], runtime: c["runtime"], workload: c["workload"], params: c["params"],
+            effective_params: c["effective_params"]).freeze
         end
-        Batch.new(id: b["id"], cell: cells.fetch(b["cell"]), number: b["number"], round: b["round"],
-          diagnostic: b["diagnostic"], shard: b["shard"]).freeze
-      end
-      new(cells, batches, hash["seed"])
-    end
-
-    def initialize(cells, batches, seed)
-      @cells = cells.freeze
-      @batches = batches.freeze
-      @seed = seed
-    end
-
-    # The measured rounds planned so far.
-    def rounds = batches.reject(&:diagnostic).map(&:round).max || 0
-
-    # The plan with measured rounds added up to `to_round` (--until decided), each round every cell
-    # once in an order shuffled with a generator seeded from the run's seed and the round, so that the
-    # same run gets the same order; diagnostic batches stay last.
-    def extended(to_round)
-      measured, diagnostic = batches.partition { |b| b.diagnostic.nil? }
-      added = ((rounds + 1)..to_round).flat_map do |round|
-        cells.shuffle(random: Random.new(seed.to_i * 1009 + round)).map do |cell|
-          Batch.new(id: "c#{cell.index}-b#{round}", cell: cell, number: round, round: round).freeze
+        batches = hash.fetch("order").map do |b|
+          unless b["id"].is_a?(String) && b["id"].match?(ID_PATTERN)
+            raise StoreError, "the plan in run.json holds the batch id #{b["id"].inspect}, which rubyrig never writes; run.json is damaged"
+          end
+          Batch.new(id: b["id"], cell: cells.fetch(b["cell"]), number: b["number"], round: b["round"],
+            diagnostic: b["diagnostic"], shard: b["shard"]).freeze
         end
+        new(cells, batches, hash["seed"])
       end
-      moved = diagnostic.each_with_index.map do |b, i|
-        Batch.new(id: b.id, cell: b.cell, number: b.number, round: to_round + 1 + i / [cells.size, 1].max, diagnostic: b.diagnostic,
-          shard: b.shard).freeze
+
+      def initialize(cells, batches, seed)
+        @cells = cells.freeze
+        @batches = batches.freeze
+        @seed = seed
       end
-      Plan.new(cells, measured + added + moved, seed)
-    end
 
-    # Batches that have no trial yet, in plan order.
-    def remaining(trials)
-      done = trials.map(&:batch_id).to_h { |id| [id, true] }
-      batches.reject { |b| done[b.id] }
-    end
+      # The measured rounds planned so far.
+      def rounds = batches.reject(&:diagnostic).map(&:round).max || 0
 
-    def to_h = {seed: seed, cells: cells.map(&:to_h), order: batches.map(&:to_h)}
+      # The plan with measured rounds added up to `to_round` (--until decided), each round every cell
+      # once in an order shuffled with a generator seeded from the run's seed and the round, so that the
+      # same run gets the same order; diagnostic batches stay last.
+      def extended(to_round)
+        measured, diagnostic = batches.partition { |b| b.diagnostic.nil? }
+        added = ((rounds + 1)..to_round).flat_map do |round|
+          cells.shuffle(random: Random.new(seed.to_i * 1009 + round)).map do |cell|
+            Batch.new(id: "c#{cell.index}-b#{round}", cell: cell, number: round, round: round).freeze
+          end
+        end
+        moved = diagnostic.each_with_index.map do |b, i|
+          Batch.new(id: b.id, cell: b.cell, number: b.number, round: to_round + 1 + i / [cells.size, 1].max, diagnostic: b.diagnostic,
+            shard: b.shard).freeze
+        end
+        Plan.new(cells, measured + added + moved, seed)
+      end
+
+      # Batches that have no trial yet, in plan order.
+      def remaining(trials)
+        done = trials.map(&:batch_id).to_h { |id| [id, true] }
+        batches.reject { |b| done[b.id] }
+      end
+
+      def to_h = {seed: seed, cells: cells.map(&:to_h), order: batches.map(&:to_h)}
+    end
   end
 end

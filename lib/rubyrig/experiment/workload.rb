@@ -2,16 +2,18 @@
 # per-workload settings, after defaults from a built-in have been applied; prepare is the argv run once
 # per runtime before the first batch (nil when none).
 module Rubyrig
-  Workload = Struct.new(:name, :kind, :target, :params, :iterations, :warmup, :timeout_s, :gemfile,
-    :options, :sweeps, :base_dir, :prepare, keyword_init: true) do
-    # Every combination of parameter values, in a stable order: [{"threads" => 1}, {"threads" => 2}].
-    def param_combinations
-      keys = params.keys
-      return [{}] if keys.empty?
-      first, *rest = keys.map { |k| params[k] }
-      first.product(*rest).map { |values| keys.zip(values).to_h }
-    end
+  class Experiment
+    Workload = Struct.new(:name, :kind, :target, :params, :iterations, :warmup, :timeout_s, :gemfile,
+      :options, :sweeps, :base_dir, :prepare, keyword_init: true) do
+      # Every combination of parameter values, in a stable order: [{"threads" => 1}, {"threads" => 2}].
+      def param_combinations
+        keys = params.keys
+        return [{}] if keys.empty?
+        first, *rest = keys.map { |k| params[k] }
+        first.product(*rest).map { |values| keys.zip(values).to_h }
+      end
 
-    def to_h = super.except(:base_dir)
+      def to_h = super.except(:base_dir)
+    end
   end
 end

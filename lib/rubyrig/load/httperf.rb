@@ -30,13 +30,13 @@ module Rubyrig
 
       # The absolute path of httperf, or ToolMissing naming the fix; flock (util-linux) starts it.
       def self.locate(binary, path: ENV.fetch("PATH", ""))
-        Which.find("flock", path: path) || raise(ToolMissing, "flock is not installed: install util-linux, whose flock starts httperf's processes together")
-        Which.find(binary, path: path) || raise(ToolMissing, "#{binary} is not installed or not executable: #{INSTALL_HINT}")
+        Processes::Which.find("flock", path: path) || raise(ToolMissing, "flock is not installed: install util-linux, whose flock starts httperf's processes together")
+        Processes::Which.find(binary, path: path) || raise(ToolMissing, "#{binary} is not installed or not executable: #{INSTALL_HINT}")
       end
 
       # e.g. "httperf-0.9.0", for the run's provenance.
       def self.version(path)
-        out, err, = Child.capture([path, "--version"], timeout_s: 10)
+        out, err, = Processes::Child.capture([path, "--version"], timeout_s: 10)
         (out + err)[/httperf-[\w.]+/] || (out + err).lines.last.to_s.strip
       end
 
@@ -129,7 +129,7 @@ module Rubyrig
         File.open(gate, File::CREAT | File::RDWR) do |lock|
           lock.flock(File::LOCK_EX)
           logs.each do |log|
-            children << Child.spawn(["flock", "--shared", "--no-fork", gate, *argv(url)], env: InheritedEnv.withheld, cpus: @cpus,
+            children << Processes::Child.spawn(["flock", "--shared", "--no-fork", gate, *argv(url)], env: Processes::InheritedEnv.withheld, cpus: @cpus,
               out: log, err: [:child, :out])
           end
         end
@@ -154,9 +154,9 @@ module Rubyrig
       end
 
       def summary_of(log)
-        self.class.summary(TextFile.read(log))
+        self.class.summary(Processes::TextFile.read(log))
       rescue RunFailed
-        raise RunFailed, "httperf printed no statistics: #{TextFile.tail(log, chars: 200)} (see #{log})"
+        raise RunFailed, "httperf printed no statistics: #{Processes::TextFile.tail(log, chars: 200)} (see #{log})"
       end
     end
   end

@@ -23,12 +23,12 @@ module Rubyrig
 
       # The absolute path of the wrk binary, or ToolMissing naming the fix.
       def self.locate(binary, path: ENV.fetch("PATH", ""))
-        Which.find(binary, path: path) || raise(ToolMissing, "#{binary} is not installed or not executable: #{INSTALL_HINT}")
+        Processes::Which.find(binary, path: path) || raise(ToolMissing, "#{binary} is not installed or not executable: #{INSTALL_HINT}")
       end
 
       # What wrk says it is, e.g. "wrk debian/4.1.0-3+b2 [epoll]", for the run's provenance.
       def self.version(path)
-        out, err, = Child.capture([path, "-v"], timeout_s: 10)
+        out, err, = Processes::Child.capture([path, "-v"], timeout_s: 10)
         (out + err).lines.first.to_s.sub(/\s*Copyright.*/, "").strip
       end
 
@@ -62,13 +62,13 @@ module Rubyrig
         json = File.join(dir, "#{label}.json")
         FileUtils.rm_f(json)
         log = File.join(dir, "#{label}.log")
-        child = Child.spawn(argv(url, duration_s), env: InheritedEnv.withheld.merge("RUBYRIG_WRK_JSON" => json), cpus: @cpus, out: log, err: [:child, :out])
+        child = Processes::Child.spawn(argv(url, duration_s), env: Processes::InheritedEnv.withheld.merge("RUBYRIG_WRK_JSON" => json), cpus: @cpus, out: log, err: [:child, :out])
         exit = child.wait(timeout_s: duration_s + @timeout_s + GRACE_S)
         raise RunFailed, "wrk did not finish within #{duration_s + @timeout_s + GRACE_S} s; see #{log}" unless exit
         unless exit.success? && File.exist?(json)
           raise RunFailed, "wrk #{exit.describe}#{Load.said(log)} (see #{log})"
         end
-        self.class.parse(TextFile.json(json), exit)
+        self.class.parse(Processes::TextFile.json(json), exit)
       ensure
         child&.stop
       end

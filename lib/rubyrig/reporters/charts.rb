@@ -3,16 +3,6 @@
 module Rubyrig
   module Reporters
     module Charts
-      autoload :Distribution, "rubyrig/reporters/charts/distribution"
-      autoload :Errors, "rubyrig/reporters/charts/errors"
-      autoload :Forest, "rubyrig/reporters/charts/forest"
-      autoload :Grid, "rubyrig/reporters/charts/grid"
-      autoload :Gvl, "rubyrig/reporters/charts/gvl"
-      autoload :Jobs, "rubyrig/reporters/charts/jobs"
-      autoload :Latency, "rubyrig/reporters/charts/latency"
-      autoload :MemorySpeed, "rubyrig/reporters/charts/memory_speed"
-      autoload :Profile, "rubyrig/reporters/charts/profile"
-      autoload :Sweep, "rubyrig/reporters/charts/sweep"
     end
   end
 end

@@ -8,160 +8,162 @@ require "json"
 require "time"
 
 module Rubyrig
-  class Merge
-    # What a merge wrote, and what the reader should know about it.
-    Result = Struct.new(:store, :warnings, keyword_init: true)
+  module Results
+    class Merge
+      # What a merge wrote, and what the reader should know about it.
+      Result = Struct.new(:store, :warnings, keyword_init: true)
 
-    # One shard's results directory as found.
-    Part = Struct.new(:dir, :store, :meta, keyword_init: true) do
-      def run = @run ||= RunMeta.new(meta)
+      # One shard's results directory as found.
+      Part = Struct.new(:dir, :store, :meta, keyword_init: true) do
+        def run = @run ||= RunMeta.new(meta)
 
-      def index = meta.dig("shard", "index")
+        def index = meta.dig("shard", "index")
 
-      def label = "shard #{index}/#{meta.dig("shard", "count")} (#{dir})"
-    end
-
-    # paths: shard directories, or directories that hold shard directories (e.g. downloaded artifacts).
-    def initialize(paths, require_all: false)
-      @paths = paths
-      @require_all = require_all
-      @warnings = []
-    end
-
-    def write(out, command_line:)
-      parts = find_parts
-      raise MergeError, "no shard results found in #{@paths.join(", ")}; give the directories `rubyrig run --shard` wrote" if parts.empty?
-      reference = parts.min_by(&:index)
-      parts.each { |part| check_same!(reference, part) }
-      check_indices!(parts)
-      incomplete!(parts)
-      parts = parts.sort_by(&:index)
-      store = Store.create(out, merged_meta(parts, command_line))
-      begin
-        copy_trials(parts, store)
-      ensure
-        store.unlock
+        def label = "shard #{index}/#{meta.dig("shard", "count")} (#{dir})"
       end
-      Result.new(store: store, warnings: @warnings.freeze)
-    end
 
-    private
+      # paths: shard directories, or directories that hold shard directories (e.g. downloaded artifacts).
+      def initialize(paths, require_all: false)
+        @paths = paths
+        @require_all = require_all
+        @warnings = []
+      end
 
-    def find_parts
-      @paths.flat_map do |path|
-        raise MergeError, "#{path} does not exist; give the shard results directories" unless File.exist?(path)
-        dirs = if File.file?(File.join(path, Store::RUN_FILE))
-          [path]
-        elsif File.directory?(path)
-          Dir.children(path).sort.map { |c| File.join(path, c) }.select { |d| File.file?(File.join(d, Store::RUN_FILE)) }
-        else
-          []
+      def write(out, command_line:)
+        parts = find_parts
+        raise MergeError, "no shard results found in #{@paths.join(", ")}; give the directories `rubyrig run --shard` wrote" if parts.empty?
+        reference = parts.min_by(&:index)
+        parts.each { |part| check_same!(reference, part) }
+        check_indices!(parts)
+        incomplete!(parts)
+        parts = parts.sort_by(&:index)
+        store = Store.create(out, merged_meta(parts, command_line))
+        begin
+          copy_trials(parts, store)
+        ensure
+          store.unlock
         end
-        @warnings << "#{path} holds no run (no #{Store::RUN_FILE}); skipped" if dirs.empty?
-        dirs.map { |dir| part(dir) }
+        Result.new(store: store, warnings: @warnings.freeze)
       end
-    end
 
-    def part(dir)
-      store = Store.open(dir)
-      meta = store.meta
-      raise MergeError, "#{dir} is already a merged run; give the shard directories it was merged from" if meta["command"] == "merge"
-      raise MergeError, "#{dir} is not a shard (run.json has no shard); run each shard with `rubyrig run EXP.yml --shard K/N`" unless meta["shard"]
-      Part.new(dir: dir, store: store, meta: meta)
-    end
+      private
 
-    def check_same!(reference, part)
-      return if part.equal?(reference)
-      if part.run.experiment_digest != reference.run.experiment_digest
-        raise MergeError, "#{part.label} ran a different experiment than #{reference.label} (digest #{short(part.run.experiment_digest)} " \
-          "against #{short(reference.run.experiment_digest)}); merge only shards of one experiment file, seed and workload files"
-      end
-      if part.run.shard["count"] != reference.run.shard["count"]
-        raise MergeError, "#{part.label} is one of #{part.run.shard["count"]} shards, #{reference.label} one of #{reference.run.shard["count"]}; " \
-          "run every shard with the same count"
-      end
-      if part.meta.dig("plan", "cells") != reference.meta.dig("plan", "cells")
-        raise MergeError, "#{part.label} planned other cells than #{reference.label}; both must be run by the same rubyrig version"
-      end
-      check_interpreters!(reference, part)
-      if part.run.rubyrig_version != reference.run.rubyrig_version
-        @warnings << "#{part.label} was run by rubyrig #{part.run.rubyrig_version}, #{reference.label} by #{reference.run.rubyrig_version}"
-      end
-    end
-
-    def check_interpreters!(reference, part)
-      reference.run.runtimes.each do |label, runtime|
-        mine = part.run.runtime(label)["interpreter"] || {}
-        theirs = runtime["interpreter"] || {}
-        next if mine["description"] == theirs["description"] && mine["fingerprint"] == theirs["fingerprint"]
-        raise MergeError, "runtime '#{label}' is #{mine["description"]} (build #{mine["fingerprint"]}) in #{part.label} but " \
-          "#{theirs["description"]} (build #{theirs["fingerprint"]}) in #{reference.label}; every shard must run the same interpreters"
-      end
-    end
-
-    def check_indices!(parts)
-      parts.group_by(&:index).each do |index, same|
-        next if same.size == 1
-        raise MergeError, "shard #{index} appears #{same.size} times (#{same.map(&:dir).join(", ")}); give each shard once"
-      end
-    end
-
-    # Missing and unfinished shards: a warning each, or an error with require_all.
-    def incomplete!(parts)
-      count = parts.first.run.shard["count"]
-      missing = (1..count).to_a - parts.map(&:index)
-      problems = []
-      unless missing.empty?
-        problems << "#{(missing.size == 1) ? "shard" : "shards"} #{missing.join(", ")} of #{count} #{(missing.size == 1) ? "is" : "are"} missing; " \
-          "the merge has #{parts.size} of #{count} shards"
-      end
-      parts.each do |part|
-        next if part.run.finished_at
-        planned = part.run.batch_count
-        problems << "#{part.label} did not finish: #{part.store.trials.size} of #{planned} batches"
-      end
-      return @missing = missing if problems.empty?
-      raise MergeError, "#{problems.join("; ")} (--require-all)" if @require_all
-      @warnings.concat(problems)
-      @missing = missing
-    end
-
-    def merged_meta(parts, command_line)
-      reference = parts.first.meta
-      shards = parts.map do |part|
-        meta = part.meta
-        {"index" => part.index, "count" => meta.dig("shard", "count"), "seed" => meta.dig("shard", "seed"),
-         "host_id" => part.run.host_id, "dir" => File.expand_path(part.dir), "created_at" => meta["created_at"],
-         "finished_at" => meta["finished_at"], "planned_batches" => part.run.batch_count, "trials" => part.store.trials.size,
-         "rubyrig_version" => meta["rubyrig_version"],
-         "interpreter_paths" => part.run.runtimes.transform_values { |r| r.dig("interpreter", "path") }}
-      end
-      reference.except("shard", "host", "host_after", "interrupted_at", "resumed_at", "finished_at").merge(
-        "created_at" => Time.now.utc.iso8601, "finished_at" => parts.map { |p| p.meta["finished_at"] }.compact.max,
-        "command" => "merge", "command_line" => command_line,
-        "plan" => {"seed" => reference.dig("shard", "run_seed"), "cells" => reference.dig("plan", "cells"),
-                   "order" => parts.flat_map { |p| p.meta.dig("plan", "order") }},
-        "hosts" => parts.to_h { |p| [p.run.host_id, p.run.host] },
-        "shard_count" => reference.dig("shard", "count"), "shards" => shards, "missing_shards" => @missing
-      )
-    end
-
-    # Every trial line as its shard wrote it (fsynced once at the end), and each batch's artifacts.
-    def copy_trials(parts, store)
-      File.open(store.path(Store::TRIALS_FILE), "w") do |f|
-        parts.each do |part|
-          reading = part.store.read_trials
-          @warnings.concat(reading.skipped)
-          reading.trials.each do |trial|
-            f.write(JSON.generate(trial.to_h) + "\n")
-            source = part.store.artifacts_dir(trial.batch_id)
-            FileUtils.cp_r(source, store.path("artifacts")) if File.directory?(source)
+      def find_parts
+        @paths.flat_map do |path|
+          raise MergeError, "#{path} does not exist; give the shard results directories" unless File.exist?(path)
+          dirs = if File.file?(File.join(path, Store::RUN_FILE))
+            [path]
+          elsif File.directory?(path)
+            Dir.children(path).sort.map { |c| File.join(path, c) }.select { |d| File.file?(File.join(d, Store::RUN_FILE)) }
+          else
+            []
           end
+          @warnings << "#{path} holds no run (no #{Store::RUN_FILE}); skipped" if dirs.empty?
+          dirs.map { |dir| part(dir) }
         end
-        f.fsync
       end
-    end
 
-    def short(digest) = digest.to_s.delete_prefix("sha256:")[0, 12]
+      def part(dir)
+        store = Store.open(dir)
+        meta = store.meta
+        raise MergeError, "#{dir} is already a merged run; give the shard directories it was merged from" if meta["command"] == "merge"
+        raise MergeError, "#{dir} is not a shard (run.json has no shard); run each shard with `rubyrig run EXP.yml --shard K/N`" unless meta["shard"]
+        Part.new(dir: dir, store: store, meta: meta)
+      end
+
+      def check_same!(reference, part)
+        return if part.equal?(reference)
+        if part.run.experiment_digest != reference.run.experiment_digest
+          raise MergeError, "#{part.label} ran a different experiment than #{reference.label} (digest #{short(part.run.experiment_digest)} " \
+            "against #{short(reference.run.experiment_digest)}); merge only shards of one experiment file, seed and workload files"
+        end
+        if part.run.shard["count"] != reference.run.shard["count"]
+          raise MergeError, "#{part.label} is one of #{part.run.shard["count"]} shards, #{reference.label} one of #{reference.run.shard["count"]}; " \
+            "run every shard with the same count"
+        end
+        if part.meta.dig("plan", "cells") != reference.meta.dig("plan", "cells")
+          raise MergeError, "#{part.label} planned other cells than #{reference.label}; both must be run by the same rubyrig version"
+        end
+        check_interpreters!(reference, part)
+        if part.run.rubyrig_version != reference.run.rubyrig_version
+          @warnings << "#{part.label} was run by rubyrig #{part.run.rubyrig_version}, #{reference.label} by #{reference.run.rubyrig_version}"
+        end
+      end
+
+      def check_interpreters!(reference, part)
+        reference.run.runtimes.each do |label, runtime|
+          mine = part.run.runtime(label)["interpreter"] || {}
+          theirs = runtime["interpreter"] || {}
+          next if mine["description"] == theirs["description"] && mine["fingerprint"] == theirs["fingerprint"]
+          raise MergeError, "runtime '#{label}' is #{mine["description"]} (build #{mine["fingerprint"]}) in #{part.label} but " \
+            "#{theirs["description"]} (build #{theirs["fingerprint"]}) in #{reference.label}; every shard must run the same interpreters"
+        end
+      end
+
+      def check_indices!(parts)
+        parts.group_by(&:index).each do |index, same|
+          next if same.size == 1
+          raise MergeError, "shard #{index} appears #{same.size} times (#{same.map(&:dir).join(", ")}); give each shard once"
+        end
+      end
+
+      # Missing and unfinished shards: a warning each, or an error with require_all.
+      def incomplete!(parts)
+        count = parts.first.run.shard["count"]
+        missing = (1..count).to_a - parts.map(&:index)
+        problems = []
+        unless missing.empty?
+          problems << "#{(missing.size == 1) ? "shard" : "shards"} #{missing.join(", ")} of #{count} #{(missing.size == 1) ? "is" : "are"} missing; " \
+            "the merge has #{parts.size} of #{count} shards"
+        end
+        parts.each do |part|
+          next if part.run.finished_at
+          planned = part.run.batch_count
+          problems << "#{part.label} did not finish: #{part.store.trials.size} of #{planned} batches"
+        end
+        return @missing = missing if problems.empty?
+        raise MergeError, "#{problems.join("; ")} (--require-all)" if @require_all
+        @warnings.concat(problems)
+        @missing = missing
+      end
+
+      def merged_meta(parts, command_line)
+        reference = parts.first.meta
+        shards = parts.map do |part|
+          meta = part.meta
+          {"index" => part.index, "count" => meta.dig("shard", "count"), "seed" => meta.dig("shard", "seed"),
+           "host_id" => part.run.host_id, "dir" => File.expand_path(part.dir), "created_at" => meta["created_at"],
+           "finished_at" => meta["finished_at"], "planned_batches" => part.run.batch_count, "trials" => part.store.trials.size,
+           "rubyrig_version" => meta["rubyrig_version"],
+           "interpreter_paths" => part.run.runtimes.transform_values { |r| r.dig("interpreter", "path") }}
+        end
+        reference.except("shard", "host", "host_after", "interrupted_at", "resumed_at", "finished_at").merge(
+          "created_at" => Time.now.utc.iso8601, "finished_at" => parts.map { |p| p.meta["finished_at"] }.compact.max,
+          "command" => "merge", "command_line" => command_line,
+          "plan" => {"seed" => reference.dig("shard", "run_seed"), "cells" => reference.dig("plan", "cells"),
+                     "order" => parts.flat_map { |p| p.meta.dig("plan", "order") }},
+          "hosts" => parts.to_h { |p| [p.run.host_id, p.run.host] },
+          "shard_count" => reference.dig("shard", "count"), "shards" => shards, "missing_shards" => @missing
+        )
+      end
+
+      # Every trial line as its shard wrote it (fsynced once at the end), and each batch's artifacts.
+      def copy_trials(parts, store)
+        File.open(store.path(Store::TRIALS_FILE), "w") do |f|
+          parts.each do |part|
+            reading = part.store.read_trials
+            @warnings.concat(reading.skipped)
+            reading.trials.each do |trial|
+              f.write(JSON.generate(trial.to_h) + "\n")
+              source = part.store.artifacts_dir(trial.batch_id)
+              FileUtils.cp_r(source, store.path("artifacts")) if File.directory?(source)
+            end
+          end
+          f.fsync
+        end
+      end
+
+      def short(digest) = digest.to_s.delete_prefix("sha256:")[0, 12]
+    end
   end
 end

@@ -56,7 +56,7 @@ module Rubyrig
       end
 
       def present?(dep)
-        return !Which.find(dep.program, path: @path).nil? if dep.program
+        return !Processes::Which.find(dep.program, path: @path).nil? if dep.program
         @include_dirs.any? { |dir| File.file?(File.join(dir, dep.header)) }
       end
 

@@ -22,7 +22,7 @@ module Rubyrig
       # Runs argv to completion; raises BuildError with the telling log line when it fails.
       def run(argv, chdir: nil, env: {})
         write("\n$ #{argv.join(" ")}#{"  (in #{chdir})" if chdir}")
-        child = Child.spawn(argv, env: @env.merge(env), chdir: chdir, out: [@path, "a"], err: [@path, "a"])
+        child = Processes::Child.spawn(argv, env: @env.merge(env), chdir: chdir, out: [@path, "a"], err: [@path, "a"])
         @progress.waiting(last_line) until child.wait(timeout_s: 1.0)
         exit = child.wait
         return if exit.success?

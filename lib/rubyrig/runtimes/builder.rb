@@ -53,8 +53,8 @@ module Rubyrig
       # The finished build called name, or nil. A directory without a marker is not a build.
       def cached(name)
         marker = File.join(prefix(name), MARKER)
-        return nil unless File.file?(marker) && Which.executable?(File.join(prefix(name), "bin", "ruby"))
-        data = TextFile.json(marker)
+        return nil unless File.file?(marker) && Processes::Which.executable?(File.join(prefix(name), "bin", "ruby"))
+        data = Processes::TextFile.json(marker)
         Result.new(**data.slice(*Result.members.map(&:to_s)).transform_keys(&:to_sym),
           prefix: prefix(name), ruby: File.join(prefix(name), "bin", "ruby"), cached: true).freeze
       rescue JSON::ParserError # a damaged marker: build again rather than trust it
@@ -157,7 +157,7 @@ module Rubyrig
 
       def arch
         @arch ||= begin
-          out, _err, exit = Child.capture(%w[dpkg --print-architecture], timeout_s: 30)
+          out, _err, exit = Processes::Child.capture(%w[dpkg --print-architecture], timeout_s: 30)
           exit.success? ? out.strip : raise(BuildError, "`dpkg --print-architecture` failed; is this a Debian system?")
         end
       end
@@ -234,7 +234,7 @@ module Rubyrig
         @progress.phase("verify", "#{target}/bin/ruby loads openssl, psych and zlib#{", runs with --yjit" if yjit?(args)}")
         ruby = File.join(target, "bin", "ruby")
         argv = [ruby, *(yjit?(args) ? ["--yjit"] : []), "-e", VERIFY_SCRIPT]
-        out, err, exit = Child.capture(argv, env: build_env, timeout_s: 120)
+        out, err, exit = Processes::Child.capture(argv, env: build_env, timeout_s: 120)
         version, yjit, yjit_enabled, mainlibs = out.split("\t")
         problem = if !exit.success? then "it fails to start or to load openssl/psych/zlib: #{err.lines.last.to_s.strip}"
         elsif version != request.version then "it reports version #{version}, not #{request.version}"
@@ -250,7 +250,7 @@ module Rubyrig
 
       def write_marker(request, source, args, rustc, log, duration_s, yjit)
         target = prefix(request.name)
-        description, = Child.capture([File.join(target, "bin", "ruby"), "-e", "print RUBY_DESCRIPTION"], env: build_env)
+        description, = Processes::Child.capture([File.join(target, "bin", "ruby"), "-e", "print RUBY_DESCRIPTION"], env: build_env)
         result = Result.new(
           name: request.name, prefix: target, ruby: File.join(target, "bin", "ruby"), version: request.version,
           description: description, source: source.facts, configure_args: args, extra_configure_args: extra_args(request),
@@ -285,8 +285,8 @@ module Rubyrig
 
       # rustc on PATH or in ~/.cargo/bin, with its version, when new enough for YJIT.
       def find_rustc
-        @rustc ||= [Which.find("rustc", path: @env.fetch("PATH", "")), cargo_rustc].compact.filter_map do |path|
-          out, _err, exit = Child.capture([path, "--version"], timeout_s: 30)
+        @rustc ||= [Processes::Which.find("rustc", path: @env.fetch("PATH", "")), cargo_rustc].compact.filter_map do |path|
+          out, _err, exit = Processes::Child.capture([path, "--version"], timeout_s: 30)
           number = out[/\d+\.\d+\.\d+/]
           {path: path, version: out.strip} if exit.success? && number && Gem::Version.new(number) >= MIN_RUSTC
         end.first
@@ -294,7 +294,7 @@ module Rubyrig
 
       def cargo_rustc
         path = File.join(@env.fetch("HOME", Dir.home), ".cargo", "bin", "rustc")
-        Which.executable?(path) ? path : nil
+        Processes::Which.executable?(path) ? path : nil
       end
 
       # The environment of every build command: rustc's directory on PATH and nothing inherited that

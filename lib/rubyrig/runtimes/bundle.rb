@@ -34,7 +34,7 @@ module Rubyrig
       end
 
       def dir
-        digest = Digest::SHA256.hexdigest("#{@gemfile}\n#{TextFile.read(@gemfile)}")[0, 12]
+        digest = Digest::SHA256.hexdigest("#{@gemfile}\n#{Processes::TextFile.read(@gemfile)}")[0, 12]
         File.join(@cache_dir, "bundles", @interpreter.fingerprint, digest)
       end
 
@@ -61,7 +61,7 @@ module Rubyrig
       def gems
         return {} unless File.exist?(lockfile)
         found = {}
-        TextFile.read(lockfile).scan(/^    ([a-z0-9_-]+) \(([^)\s]+)[^)]*\)$/) { |name, version| found[name] ||= version.split("-").first }
+        Processes::TextFile.read(lockfile).scan(/^    ([a-z0-9_-]+) \(([^)\s]+)[^)]*\)$/) { |name, version| found[name] ||= version.split("-").first }
         found.slice(*NOTABLE_GEMS)
       end
 
@@ -75,7 +75,7 @@ module Rubyrig
       def log_path = File.join(dir, "install.log")
 
       def installed?
-        File.exist?(lockfile) && marker["gemfile"] == TextFile.read(@gemfile) &&
+        File.exist?(lockfile) && marker["gemfile"] == Processes::TextFile.read(@gemfile) &&
           marker["source_lockfile_sha256"] == source_lockfile_sha256
       end
 
@@ -91,12 +91,12 @@ module Rubyrig
           bundle_install({})
           {}
         end
-        record = {"gemfile" => TextFile.read(@gemfile), "lockfile_sha256" => lockfile_sha256,
+        record = {"gemfile" => Processes::TextFile.read(@gemfile), "lockfile_sha256" => lockfile_sha256,
                   "source_lockfile_sha256" => source_lockfile_sha256, "bundler_version" => bundler_version}
         File.write(File.join(dir, MARKER), JSON.generate(record.merge(facts)))
         @marker = nil
         self
-      rescue Child::Timeout
+      rescue Processes::Child::Timeout
         raise BuildError, "installing #{File.basename(@gemfile)} for #{@interpreter.name} took longer than #{@timeout_s} s; see #{log_path}"
       end
 
@@ -115,7 +115,7 @@ module Rubyrig
       # The version of the bundler that comes with the interpreter (recorded when the gem set is installed).
       def bundler_version
         @bundler_version ||= marker["bundler_version"] || begin
-          out, _err, exit = Child.capture([@interpreter.path, "-e", 'require "bundler"; print Bundler::VERSION'],
+          out, _err, exit = Processes::Child.capture([@interpreter.path, "-e", 'require "bundler"; print Bundler::VERSION'],
             env: {"RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "BUNDLER_VERSION" => nil}, timeout_s: 120)
           raise BuildError, "runtime #{@interpreter.name} has no bundler (`require \"bundler\"` failed); install it with that runtime's gem" unless exit.success?
           out.strip
@@ -125,7 +125,7 @@ module Rubyrig
       private
 
       def marker
-        @marker ||= File.exist?(File.join(dir, MARKER)) ? TextFile.json(File.join(dir, MARKER)) : {}
+        @marker ||= File.exist?(File.join(dir, MARKER)) ? Processes::TextFile.json(File.join(dir, MARKER)) : {}
       rescue JSON::ParserError # a damaged marker means reinstall
         @marker = {}
       end
@@ -141,7 +141,7 @@ module Rubyrig
         File.write("#{log_path}.frozen", frozen_output)
         FileUtils.cp(source_lockfile, lockfile)
         return {"resolution" => RE_RESOLVED, "resolution_reason" => reason} unless bundle_install({}, raise_on_failure: false)
-        File.write("#{log_path}.from-lockfile", TextFile.read(log_path))
+        File.write("#{log_path}.from-lockfile", Processes::TextFile.read(log_path))
         FileUtils.rm_f(lockfile)
         bundle_install({})
         {"resolution" => RE_RESOLVED, "resolution_reason" => "#{reason}; resolved without its lockfile"}
@@ -149,7 +149,7 @@ module Rubyrig
 
       # Runs `bundle install`; nil when it succeeded, else its output (or BuildError when asked to raise).
       def bundle_install(extra_env, raise_on_failure: true)
-        out, err, exit = Child.capture(
+        out, err, exit = Processes::Child.capture(
           [@interpreter.path, "-e", BUNDLER_CLI, "--", "install", "--jobs", "2", "--retry", "2"],
           env: env.merge("PATH" => path_with_interpreter, "RUBYOPT" => nil).merge(extra_env), timeout_s: @timeout_s
         )

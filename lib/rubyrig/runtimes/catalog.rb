@@ -29,7 +29,7 @@ module Rubyrig
       private
 
       def by_path(base)
-        unless Which.executable?(base)
+        unless Processes::Which.executable?(base)
           raise RuntimeSpecError, "runtime path #{base} is not an executable file: give the path of a ruby binary"
         end
         @fingerprint.describe(base, name: base, source: "path") ||

@@ -54,7 +54,7 @@ module Rubyrig
         @cache_dir = cache_dir
         @log = log
         @progress = progress
-        @java = java || Which.find("java", path: env.fetch("PATH", ""))
+        @java = java || Processes::Which.find("java", path: env.fetch("PATH", ""))
         @mirror = mirror
       end
 
@@ -67,8 +67,8 @@ module Rubyrig
       # The installed JRuby called name, or nil. A directory without a marker is not an install.
       def cached
         marker = File.join(prefix, MARKER)
-        return nil unless File.file?(marker) && Which.executable?(ruby)
-        data = TextFile.json(marker)
+        return nil unless File.file?(marker) && Processes::Which.executable?(ruby)
+        data = Processes::TextFile.json(marker)
         Result.new(**data.slice(*Result.members.map(&:to_s)).transform_keys(&:to_sym), prefix: prefix, ruby: ruby,
           cached: true).freeze
       rescue JSON::ParserError # a damaged marker: install again rather than trust it
@@ -117,7 +117,7 @@ module Rubyrig
 
       def check_java!
         raise BuildError, "#{@release.name} runs on Java, and no java is on PATH: install default-jre-headless" unless @java
-        out, err, = Child.capture([@java, "-version"], timeout_s: 60)
+        out, err, = Processes::Child.capture([@java, "-version"], timeout_s: 60)
         major = self.class.java_major(out + err)
         return if major && major >= @release.java
         raise BuildError, "#{@release.name} needs Java #{@release.java} or later, but #{@java} is Java #{major || "of unknown version"}; " \
@@ -158,7 +158,7 @@ module Rubyrig
 
       # The newest version of jruby with the release's prefix, and its dependencies.
       def find_version
-        out, err, exit = Child.capture(["apt-cache", *apt_options, "show", "jruby"], timeout_s: 120)
+        out, err, exit = Processes::Child.capture(["apt-cache", *apt_options, "show", "jruby"], timeout_s: 120)
         raise BuildError, "apt-cache show jruby failed: #{err.lines.last.to_s.strip}; see #{@log.path}" unless exit.success?
         records = out.split(/\n\s*\n/).map { |r| r.scan(/^(Version|Depends): (.+)$/).to_h }
         wanted = records.select { |r| r["Version"].to_s.sub(/\A\d+:/, "").start_with?(@release.version_prefix) }
@@ -172,7 +172,7 @@ module Rubyrig
 
       def compare(a, b)
         return 0 if a == b
-        _out, _err, exit = Child.capture(["dpkg", "--compare-versions", a, "gt", b], timeout_s: 30)
+        _out, _err, exit = Processes::Child.capture(["dpkg", "--compare-versions", a, "gt", b], timeout_s: 30)
         exit.success? ? 1 : -1
       end
 
@@ -215,7 +215,7 @@ module Rubyrig
       def verify
         @progress.phase("verifying", "#{ruby} -e 'require \"openssl\"; require \"psych\"; require \"bundler\"'")
         @log.run([ruby, "-e", VERIFY_SCRIPT])
-        out, err, exit = Child.capture([ruby, "-v"], env: self.class.clean_env, timeout_s: 120)
+        out, err, exit = Processes::Child.capture([ruby, "-v"], env: self.class.clean_env, timeout_s: 120)
         raise BuildError, "#{ruby} -v #{exit.describe}: #{err.strip[0, 200]}" unless exit.success?
         out.strip
       rescue BuildError

@@ -51,7 +51,7 @@ module Rubyrig
       # Build-Depends-Arch, with build-essential, which Debian policy leaves implicit), downloading
       # the package first if needed. installed: whether a package, or one providing it, is installed.
       def build_dependencies(arch:, installed:)
-        self.class.declared_dependencies(TextFile.read(@dsc ||= fetch), arch: arch, installed: installed)
+        self.class.declared_dependencies(Processes::TextFile.read(@dsc ||= fetch), arch: arch, installed: installed)
       end
 
       # The same, from the text of a .dsc file.
@@ -101,7 +101,7 @@ module Rubyrig
       private
 
       def find_version
-        out, _err, exit = Child.capture(["apt-cache", *@apt_options, "showsrc", "--only-source", package], timeout_s: 120)
+        out, _err, exit = Processes::Child.capture(["apt-cache", *@apt_options, "showsrc", "--only-source", package], timeout_s: 120)
         return nil unless exit.success?
         versions = out.split(/\n\s*\n/).filter_map do |record|
           fields = record.scan(/^(Package|Version): (\S+)/).to_h
@@ -114,7 +114,7 @@ module Rubyrig
 
       def compare(a, b)
         return 0 if a == b
-        _out, _err, exit = Child.capture(["dpkg", "--compare-versions", a, "gt", b], timeout_s: 30)
+        _out, _err, exit = Processes::Child.capture(["dpkg", "--compare-versions", a, "gt", b], timeout_s: 30)
         exit.success? ? 1 : -1
       end
 
@@ -159,7 +159,7 @@ module Rubyrig
       def index_targets
         @index_targets ||= begin
           format = "$(CREATED_BY)\t$(RELEASE)\t$(FILENAME)\t$(SOURCESENTRY)\t$(REPO_URI)\t$(ORIGIN)"
-          out, _err, exit = Child.capture(["apt-get", *@apt_options, "indextargets", "--format", format], timeout_s: 60)
+          out, _err, exit = Processes::Child.capture(["apt-get", *@apt_options, "indextargets", "--format", format], timeout_s: 60)
           exit.success? ? parse_targets(out) : []
         end
       end

@@ -48,7 +48,7 @@ module Rubyrig
 
       def installed_gems
         marker = File.join(dir, MARKER)
-        File.exist?(marker) ? TextFile.json(marker).fetch("gems", []) : []
+        File.exist?(marker) ? Processes::TextFile.json(marker).fetch("gems", []) : []
       rescue JSON::ParserError # a damaged marker means "install again"
         []
       end
@@ -61,7 +61,7 @@ module Rubyrig
         return true if installed?
         FileUtils.mkdir_p(dir)
         missing = gems - installed_gems
-        out, err, exit = Child.capture(
+        out, err, exit = Processes::Child.capture(
           [@interpreter.path, "-S", "gem", "install", "--install-dir", dir, "--no-document", *missing],
           env: {"PATH" => [@interpreter.bin_dir, ENV.fetch("PATH", "")].join(File::PATH_SEPARATOR),
                 "RUBYOPT" => nil, "GEM_HOME" => nil, "GEM_PATH" => nil, "BUNDLE_GEMFILE" => nil},
@@ -74,7 +74,7 @@ module Rubyrig
         end
         File.write(File.join(dir, MARKER), JSON.generate("gems" => (installed_gems + missing).uniq))
         true
-      rescue Child::Timeout
+      rescue Processes::Child::Timeout
         @problem = "installing #{missing.join(", ")} for #{@interpreter.name} took longer than #{@timeout_s} s"
         false
       end

@@ -43,7 +43,7 @@ module Rubyrig
       def path_candidates
         dirs = @env.fetch("PATH", "").split(File::PATH_SEPARATOR)
         PATH_NAMES.filter_map do |program|
-          dir = dirs.find { |d| Which.executable?(File.join(d, program)) }
+          dir = dirs.find { |d| Processes::Which.executable?(File.join(d, program)) }
           next unless dir
           Candidate.new(name: (program == "ruby") ? "system" : program, path: File.join(dir, program), source: "PATH")
         end
@@ -52,7 +52,7 @@ module Rubyrig
       def manager_candidates
         roots.flat_map do |source, root|
           Dir.glob(File.join(root, "*")).sort.filter_map do |dir|
-            path = %w[ruby jruby].map { |exe| File.join(dir, "bin", exe) }.find { |p| Which.executable?(p) }
+            path = %w[ruby jruby].map { |exe| File.join(dir, "bin", exe) }.find { |p| Processes::Which.executable?(p) }
             path && Candidate.new(name: File.basename(dir), path: path, source: source)
           end
         end

@@ -42,11 +42,11 @@ module Rubyrig
       end
 
       def run(real)
-        out, _err, exit = Child.capture([real, SCRIPT], env: {"RUBYOPT" => nil}, timeout_s: @timeout_s)
+        out, _err, exit = Processes::Child.capture([real, SCRIPT], env: {"RUBYOPT" => nil}, timeout_s: @timeout_s)
         return nil unless exit.success?
         facts = out.lines.to_h { |line| line.chomp.split("\t", 2) }
         facts["engine"] ? facts : nil
-      rescue Child::Timeout, ToolMissing # not a working interpreter: leave it out of the list
+      rescue Processes::Child::Timeout, ToolMissing # not a working interpreter: leave it out of the list
         nil
       end
 
@@ -56,7 +56,7 @@ module Rubyrig
       end
 
       def cache
-        @cache ||= File.exist?(@cache_file) ? TextFile.json(@cache_file) : {}
+        @cache ||= File.exist?(@cache_file) ? Processes::TextFile.json(@cache_file) : {}
       rescue JSON::ParserError # a damaged cache is rebuilt, never trusted
         @cache = {}
       end

@@ -28,7 +28,7 @@ module Rubyrig
 
       def env
         rubyopt = [*@launch.ruby_flags, @launch.runtime.env["RUBYOPT"]].compact
-        InheritedEnv.withheld(@inherit_env).merge(@launch.env).merge(@bundle_env || {}).merge(@driver_env).merge(
+        Processes::InheritedEnv.withheld(@inherit_env).merge(@launch.env).merge(@bundle_env || {}).merge(@driver_env).merge(
           "RUBYOPT" => rubyopt.empty? ? nil : rubyopt.join(" "),
           "PATH" => [*@launch.bin_dirs, ENV.fetch("PATH", "")].join(File::PATH_SEPARATOR)
         )
@@ -39,7 +39,7 @@ module Rubyrig
         FileUtils.mkdir_p(File.dirname(@log_path))
         File.write(@log_path, "$ #{argv.join(" ")}  (in #{@chdir}, runtime #{@launch.runtime.label})\n")
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-        child = Child.spawn(resolved_argv, env: env, chdir: @chdir, out: [@log_path, "a"], err: [@log_path, "a"])
+        child = Processes::Child.spawn(resolved_argv, env: env, chdir: @chdir, out: [@log_path, "a"], err: [@log_path, "a"])
         exit = child.wait(timeout_s: TIMEOUT_S)
         raise BuildError, failure("did not finish within #{TIMEOUT_S} s") unless exit
         raise BuildError, failure(exit.describe) unless exit.success?

@@ -34,11 +34,11 @@ module Rubyrig
       def compile(interpreter, file)
         FileUtils.mkdir_p(@dir)
         tmp = "#{file}.#{Process.pid}.tmp"
-        _out, _err, exit = Child.capture([interpreter.path, "-e", COMPILE, SOURCE, tmp], env: {"RUBYOPT" => nil}, timeout_s: 60)
+        _out, _err, exit = Processes::Child.capture([interpreter.path, "-e", COMPILE, SOURCE, tmp], env: {"RUBYOPT" => nil}, timeout_s: 60)
         return nil unless exit.success? && File.file?(tmp)
         File.rename(tmp, file)
         file
-      rescue Child::Timeout # a hung interpreter: measure with the source-loaded probe instead
+      rescue Processes::Child::Timeout # a hung interpreter: measure with the source-loaded probe instead
         nil
       ensure
         FileUtils.rm_f(tmp) if tmp

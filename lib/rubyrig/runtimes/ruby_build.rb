@@ -11,14 +11,14 @@ module Rubyrig
         @progress = progress
       end
 
-      def executable = @executable ||= Which.find("ruby-build", path: @path)
+      def executable = @executable ||= Processes::Which.find("ruby-build", path: @path)
 
       def kind = "ruby-build"
 
       # True when ruby-build is installed and lists the version among its definitions.
       def knows?(version)
         return false unless executable
-        out, _err, exit = Child.capture([executable, "--definitions"], timeout_s: 60)
+        out, _err, exit = Processes::Child.capture([executable, "--definitions"], timeout_s: 60)
         exit.success? && out.lines.map(&:strip).include?(version)
       end
 

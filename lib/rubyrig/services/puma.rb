@@ -124,7 +124,7 @@ module Rubyrig
       end
 
       def read_lines(path)
-        File.exist?(path) ? TextFile.each_line(path).map(&:strip).reject(&:empty?) : []
+        File.exist?(path) ? Processes::TextFile.each_line(path).map(&:strip).reject(&:empty?) : []
       end
 
       def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

@@ -27,7 +27,7 @@ module Rubyrig
       # The version of the installed redis-server, e.g. "7.0.15".
       def version
         @version ||= begin
-          out, _err, exit = Child.capture([@executable, "--version"], timeout_s: 10)
+          out, _err, exit = Processes::Child.capture([@executable, "--version"], timeout_s: 10)
           raise Failure, "#{@executable} --version failed (#{exit.describe}); #{INSTALL_HINT}" unless exit.success?
           out[/\bv=(\S+)/, 1] || raise(Failure, "cannot read the version of #{@executable} from #{out.strip.inspect}")
         end
@@ -81,7 +81,7 @@ module Rubyrig
         @socket_path = File.join(@dir, "redis.sock")
         argv = [@executable, "--save", "", "--appendonly", "no", "--dir", @dir, "--daemonize", "no",
           "--logfile", "", "--databases", "1", "--port", "0", "--unixsocket", @socket_path, "--unixsocketperm", "700"]
-        @child = Child.spawn(argv, env: InheritedEnv.withheld, out: @log_path, err: [:child, :out])
+        @child = Processes::Child.spawn(argv, env: Processes::InheritedEnv.withheld, out: @log_path, err: [:child, :out])
         File.write(@pid_path, @child.pid.to_s) if @pid_path
       end
 
@@ -123,7 +123,7 @@ module Rubyrig
       end
 
       def log_tail
-        TextFile.tail(@log_path, lines: 2) || "no output"
+        Processes::TextFile.tail(@log_path, lines: 2) || "no output"
       end
 
       def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

@@ -26,8 +26,8 @@ module Rubyrig
         FileUtils.mkdir_p(@dir)
         @cert_path, key_path = write_certificate
         ports_path = File.join(@dir, "ports.json")
-        @child = Child.spawn([RbConfig.ruby, SERVER, @cert_path, key_path, ports_path],
-          env: InheritedEnv.withheld.merge("RUBYOPT" => nil), out: File.join(@dir, "stubs.log"), err: [:child, :out])
+        @child = Processes::Child.spawn([RbConfig.ruby, SERVER, @cert_path, key_path, ports_path],
+          env: Processes::InheritedEnv.withheld.merge("RUBYOPT" => nil), out: File.join(@dir, "stubs.log"), err: [:child, :out])
         @ports = wait_for_ports(ports_path)
         self
       end
@@ -84,7 +84,7 @@ module Rubyrig
         until now > deadline
           raise Failure, "the stub server exited: #{log_tail}" unless @child.alive?
           if File.exist?(path)
-            ports = TextFile.json(path)
+            ports = Processes::TextFile.json(path)
             return ports if ports.values.all? { |port| accepts?(port) }
           end
           sleep 0.01
@@ -100,7 +100,7 @@ module Rubyrig
       end
 
       def log_tail
-        TextFile.tail(File.join(@dir, "stubs.log"), lines: 2, separator: " ") || "no output"
+        Processes::TextFile.tail(File.join(@dir, "stubs.log"), lines: 2, separator: " ") || "no output"
       end
 
       def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

@@ -31,7 +31,7 @@ class AnalysisTest < Minitest::Test
     meta = synthetic_meta(batches: 6)
     slow = ->(n) { (n > 3) ? 1.3 : 1.0 }
     same = ->(runtime, _params, n) { 10.0 * slow.call(n) * (1 + 0.001 * n) * ((runtime == "fast") ? 1.1 : 1.0) }
-    hosts = ->(trials) { trials.map { |t| Rubyrig::Trial.new(**t.to_h, host_id: (t.batch > 3) ? "b" : "a") } }
+    hosts = ->(trials) { trials.map { |t| Rubyrig::Results::Trial.new(**t.to_h, host_id: (t.batch > 3) ? "b" : "a") } }
     report = Rubyrig::Analysis.new.analyze(meta: meta, trials: hosts.call(synthetic_trials(meta, same)))
     c = report.comparison("fast", "builtin:nbody", {"n" => 1}, "iterations_per_s")
     assert_equal %w[a b], c.hosts.map(&:host)

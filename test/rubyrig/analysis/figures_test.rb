@@ -62,7 +62,7 @@ class FiguresTest < Minitest::Test
             "host" => {"cores" => 2}, "runtimes" => {"a" => {"spec" => "a"}, "b" => {"spec" => "b"}}, "command_line" => %w[rubyrig run]}
     trials = order.map do |b|
       cell = cells[b["cell"]]
-      key = Rubyrig::Cell.new(runtime: cell["runtime"], workload: cell["workload"], params: cell["params"]).key
+      key = Rubyrig::Experiment::Cell.new(runtime: cell["runtime"], workload: cell["workload"], params: cell["params"]).key
       metrics, samples = if cell["workload"] == "app"
         [{"requests_per_s" => 1000.0 + b["number"], "latency_p50_s" => 0.001, "latency_p90_s" => 0.004, "latency_p99_s" => 0.02,
           "latency_p999_s" => 0.05, "error_count" => b["number"] - 1, "request_count" => 5000, "peak_rss_bytes" => 3e7}, {}]
@@ -76,7 +76,7 @@ class FiguresTest < Minitest::Test
           {"pid" => 9, "tid" => 0, "name" => "Main Thread", "running_s" => 0.5, "gc_s" => 0.1, "wants_gvl_s" => 0.3, "waiting_s" => 0.1}
         ]}}
       end
-      Rubyrig::Trial.new(batch_id: b["id"], cell_key: key, runtime: cell["runtime"], workload: cell["workload"], params: cell["params"],
+      Rubyrig::Results::Trial.new(batch_id: b["id"], cell_key: key, runtime: cell["runtime"], workload: cell["workload"], params: cell["params"],
         batch: b["number"], diagnostic: b["diagnostic"], status: "ok", metrics: metrics, samples: samples,
         artifacts: b["diagnostic"] ? ["trace/gvl-9.json"] : [], warnings: [])
     end

@@ -6,7 +6,7 @@ class GemSetsTest < Minitest::Test
   GemSets = Rubyrig::Analysis::GemSets
 
   def rows
-    run = Rubyrig::RunMeta.new("bundles" => [
+    run = Rubyrig::Results::RunMeta.new("bundles" => [
       {"runtime" => "3.3.8", "gemfile" => "/w/sidekiq-noop/Gemfile", "lockfile_sha256" => "a" * 64, "gems" => {"sidekiq" => "8.1.7"}},
       {"runtime" => "jruby-9.4", "gemfile" => "/app/Gemfile", "lockfile_sha256" => "b" * 64, "source_lockfile" => "/app/Gemfile.lock",
        "source_lockfile_sha256" => "c" * 64, "resolution" => "re-resolved", "resolution_reason" => "platform java is missing",
@@ -35,6 +35,6 @@ class GemSetsTest < Minitest::Test
   end
 
   def test_runs_without_bundles_have_no_rows
-    assert_empty GemSets.of(Rubyrig::RunMeta.new({}))
+    assert_empty GemSets.of(Rubyrig::Results::RunMeta.new({}))
   end
 end

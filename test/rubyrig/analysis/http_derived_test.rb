@@ -29,9 +29,9 @@ class HttpDerivedTest < Minitest::Test
 
   def trials(rates_by_cell, status: "ok", diagnostic: nil)
     rates_by_cell.flat_map do |index, rates|
-      cell = Rubyrig::Plan.from_h(meta["plan"]).cells[index]
+      cell = Rubyrig::Experiment::Plan.from_h(meta["plan"]).cells[index]
       rates.each_with_index.map do |rate, i|
-        Rubyrig::Trial.new(batch_id: "c#{index}-#{diagnostic || "b"}#{i}", cell_key: cell.key, runtime: cell.runtime,
+        Rubyrig::Results::Trial.new(batch_id: "c#{index}-#{diagnostic || "b"}#{i}", cell_key: cell.key, runtime: cell.runtime,
           workload: cell.workload, params: cell.params, status: (i.zero? ? status : "ok"), diagnostic: diagnostic,
           metrics: {"requests_per_s" => rate, "latency_p99_s" => 0.01}, warnings: [])
       end

@@ -20,14 +20,14 @@ class ItemsTest < Minitest::Test
       ]
       items << {"item" => "c", "metrics" => {"iterations_per_s" => 7.0 * jitter}} if t.runtime == "fast"
       metrics = t.metrics.except("iterations_per_s").merge("run_s" => 3.0 * jitter)
-      Rubyrig::Trial.new(**t.to_h, metrics: metrics, items: t.ok? ? items : nil)
+      Rubyrig::Results::Trial.new(**t.to_h, metrics: metrics, items: t.ok? ? items : nil)
     end
     Rubyrig::Analysis.new.analyze(meta: meta, trials: trials)
   end
 
   def test_each_item_is_a_cell_after_its_parent
     r = report
-    assert_equal ["", "item=a", "item=b", "item=c"], r.groups.map { |_, params, _| Rubyrig::Cell.new(params: params).params_label.sub("n=1", "").strip }
+    assert_equal ["", "item=a", "item=b", "item=c"], r.groups.map { |_, params, _| Rubyrig::Experiment::Cell.new(params: params).params_label.sub("n=1", "").strip }
     assert_equal 8, r.cells.size
     assert_equal 10, r.trials.size, "the recorded trials stay as they are"
     assert_equal 25, r.item_trials.size

@@ -12,10 +12,10 @@ class ProfileComparisonTest < Minitest::Test
   def report_with_profiles
     meta = synthetic_meta
     trials = synthetic_trials(meta, {"base" => [1.0] * 5, "fast" => [1.0] * 5})
-    trials << Rubyrig::Trial.new(batch_id: "c0-profile", cell_key: "base | builtin:nbody | n=1", runtime: "base",
+    trials << Rubyrig::Results::Trial.new(batch_id: "c0-profile", cell_key: "base | builtin:nbody | n=1", runtime: "base",
       workload: "builtin:nbody", params: {"n" => 1}, diagnostic: "profile", status: "ok", metrics: {},
       samples: {"profile" => profile("work" => [0.7, 0.9], "reload" => [0.1, 0.1], "main" => [0.0, 1.0])})
-    trials << Rubyrig::Trial.new(batch_id: "c1-profile", cell_key: "fast | builtin:nbody | n=1", runtime: "fast",
+    trials << Rubyrig::Results::Trial.new(batch_id: "c1-profile", cell_key: "fast | builtin:nbody | n=1", runtime: "fast",
       workload: "builtin:nbody", params: {"n" => 1}, diagnostic: "profile", status: "ok", metrics: {},
       samples: {"profile" => profile("work" => [0.4, 0.5], "reload" => [0.5, 0.5], "main" => [0.0, 1.0])})
     Rubyrig::Analysis.new.analyze(meta: meta, trials: trials)

@@ -14,7 +14,7 @@ class GvlSummaryTest < Minitest::Test
       event("B", 2, 400_000, "died")
     ]
     write(dir, "gvl-7.json", JSON.generate(events))
-    summary = Rubyrig::GvlSummary.collect(dir)
+    summary = Rubyrig::Diagnostics::GvlSummary.collect(dir)
     assert_equal 1, summary["processes"]
     assert_equal 0, summary["omitted_threads"]
     first, second = summary["threads"]
@@ -28,13 +28,13 @@ class GvlSummaryTest < Minitest::Test
     dir = tmpdir
     events = (1..40).flat_map { |tid| [event("B", tid, 0, "running"), event("E", tid, tid * 1000)] }
     write(dir, "gvl-7.json", JSON.generate(events))
-    summary = Rubyrig::GvlSummary.collect(dir)
-    assert_equal Rubyrig::GvlSummary::MAX_THREADS, summary["threads"].size
+    summary = Rubyrig::Diagnostics::GvlSummary.collect(dir)
+    assert_equal Rubyrig::Diagnostics::GvlSummary::MAX_THREADS, summary["threads"].size
     assert_equal 8, summary["omitted_threads"]
     assert_equal 9, summary["threads"].first["tid"], "kept in thread order, the least busy dropped"
   end
 
   def test_nothing_to_collect
-    assert_nil Rubyrig::GvlSummary.collect(tmpdir)
+    assert_nil Rubyrig::Diagnostics::GvlSummary.collect(tmpdir)
   end
 end

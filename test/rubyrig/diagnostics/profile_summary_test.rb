@@ -7,7 +7,7 @@ class ProfileSummaryTest < Minitest::Test
       "frames" => [{"name" => "A#run", "self" => 20, "total" => 30}, {"name" => "B#step", "self" => 10, "total" => 10}]))
     write(dir, "stackprof-2.frames.json", JSON.generate("profiler" => "stackprof", "samples" => 10,
       "frames" => [{"name" => "B#step", "self" => 10, "total" => 10}, {"name" => "rec", "self" => 0, "total" => 25}]))
-    summary = Rubyrig::ProfileSummary.collect(dir)
+    summary = Rubyrig::Diagnostics::ProfileSummary.collect(dir)
     assert_equal 40, summary["samples"]
     assert_equal 2, summary["processes"]
     a = summary["frames"].find { |f| f["name"] == "A#run" }
@@ -18,6 +18,6 @@ class ProfileSummaryTest < Minitest::Test
   end
 
   def test_nothing_to_collect
-    assert_nil Rubyrig::ProfileSummary.collect(tmpdir)
+    assert_nil Rubyrig::Diagnostics::ProfileSummary.collect(tmpdir)
   end
 end

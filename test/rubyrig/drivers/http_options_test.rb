@@ -15,8 +15,8 @@ class HttpOptionsTest < Minitest::Test
     assert_equal 10, workload.options["duration_s"]
     assert_equal 5, workload.options["warmup_s"]
     assert_in_delta 0.01, workload.options["max_error_rate"]
-    assert_equal File.join(Rubyrig::Builtins::DIR, "rack-hello", "config.ru"), workload.options["rackup"]
-    assert_equal File.join(Rubyrig::Builtins::DIR, "rack-hello", "Gemfile"), workload.gemfile
+    assert_equal File.join(Rubyrig::Experiment::Builtins::DIR, "rack-hello", "config.ru"), workload.options["rackup"]
+    assert_equal File.join(Rubyrig::Experiment::Builtins::DIR, "rack-hello", "Gemfile"), workload.gemfile
     assert_equal "requests_per_s", Rubyrig::Drivers.fetch("http").primary_metric(workload)
   end
 
@@ -26,7 +26,7 @@ class HttpOptionsTest < Minitest::Test
     exp = experiment(dir, "runtimes: [system]\nworkloads:\n  - app: app\n    params: {threads: [1, 2]}\n")
     workload = exp.workloads.first
     assert_equal File.join(dir, "app", "config.ru"), workload.target
-    assert_equal Rubyrig::Builtins.fetch("rack-hello").gemfile, workload.gemfile
+    assert_equal Rubyrig::Experiment::Builtins.fetch("rack-hello").gemfile, workload.gemfile
     assert_equal "rack", Rubyrig::Drivers::Http.framework(workload.target)
   end
 

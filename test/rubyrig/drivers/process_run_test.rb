@@ -9,13 +9,13 @@ class ProcessRunTest < Minitest::Test
       version: (engine == "jruby") ? "9.4.8.0" : "3.3.8", ruby_version: "3.3.8", description: "x", platform: "x86_64-linux",
       yjit: true, jemalloc_linked: false, configure_args: "", fingerprint: "fx").freeze
     jemalloc = Struct.new(:path, :problem).new("/usr/lib/libjemalloc.so.2", nil)
-    Rubyrig::Runtimes::Launch.compose(Rubyrig::Runtime.parse(spec, flags: flags, env: env), interpreter, jemalloc: jemalloc)
+    Rubyrig::Runtimes::Launch.compose(Rubyrig::Experiment::Runtime.parse(spec, flags: flags, env: env), interpreter, jemalloc: jemalloc)
   end
 
   def env(launch, **options)
-    cell = Rubyrig::Cell.new(index: 0, runtime: launch.runtime.label, workload: "w", params: {})
-    workload = Rubyrig::Workload.new(name: "w", kind: "script", target: "/x.rb", params: {}, options: {})
-    context = Rubyrig::Drivers::Context.new(batch: Rubyrig::Plan::Batch.new(id: "c0-b1", cell: cell), workload: workload,
+    cell = Rubyrig::Experiment::Cell.new(index: 0, runtime: launch.runtime.label, workload: "w", params: {})
+    workload = Rubyrig::Experiment::Workload.new(name: "w", kind: "script", target: "/x.rb", params: {}, options: {})
+    context = Rubyrig::Drivers::Context.new(batch: Rubyrig::Experiment::Plan::Batch.new(id: "c0-b1", cell: cell), workload: workload,
       launch: launch, artifacts_dir: tmpdir)
     Rubyrig::Drivers::ProcessRun.new(context).env(**options)
   end

@@ -10,7 +10,7 @@ class PlanTest < Minitest::Test
   end
 
   def test_cells_are_runtimes_times_parameter_combinations
-    plan = Rubyrig::Plan.build(experiment)
+    plan = Rubyrig::Experiment::Plan.build(experiment)
     assert_equal 6, plan.cells.size
     assert_equal ["a | builtin:nbody | steps=10", "b | builtin:nbody | steps=10"], plan.cells.first(2).map(&:key)
     assert_equal 18, plan.batches.size
@@ -18,7 +18,7 @@ class PlanTest < Minitest::Test
   end
 
   def test_every_round_runs_every_cell_once_so_batches_interleave
-    plan = Rubyrig::Plan.build(experiment)
+    plan = Rubyrig::Experiment::Plan.build(experiment)
     plan.batches.each_slice(6).with_index(1) do |round, number|
       assert_equal plan.cells.map(&:index).sort, round.map { |b| b.cell.index }.sort
       assert(round.all? { |b| b.round == number })
@@ -26,17 +26,17 @@ class PlanTest < Minitest::Test
   end
 
   def test_the_order_is_random_but_reproducible_from_the_seed
-    first = Rubyrig::Plan.build(experiment(seed: 5)).batches.map(&:id)
-    again = Rubyrig::Plan.build(experiment(seed: 5)).batches.map(&:id)
-    other = Rubyrig::Plan.build(experiment(seed: 6)).batches.map(&:id)
+    first = Rubyrig::Experiment::Plan.build(experiment(seed: 5)).batches.map(&:id)
+    again = Rubyrig::Experiment::Plan.build(experiment(seed: 5)).batches.map(&:id)
+    other = Rubyrig::Experiment::Plan.build(experiment(seed: 6)).batches.map(&:id)
     assert_equal first, again
     refute_equal first, other
     refute_equal first.sort, first, "a shuffled order differs from the sorted one"
   end
 
   def test_round_trip_through_the_recorded_form
-    plan = Rubyrig::Plan.build(experiment)
-    copy = Rubyrig::Plan.from_h(JSON.parse(JSON.generate(plan.to_h)))
+    plan = Rubyrig::Experiment::Plan.build(experiment)
+    copy = Rubyrig::Experiment::Plan.from_h(JSON.parse(JSON.generate(plan.to_h)))
     assert_equal plan.batches.map(&:id), copy.batches.map(&:id)
     assert_equal plan.cells.map(&:key), copy.cells.map(&:key)
   end
@@ -44,17 +44,17 @@ class PlanTest < Minitest::Test
   # Batch ids name artifact folders (emptied when a batch is measured again), so a recorded plan whose
   # ids could point outside the run is refused rather than followed.
   def test_a_recorded_plan_with_an_id_rubyrig_never_writes_is_refused
-    plan = Rubyrig::Plan.build(experiment).to_h
-    assert(plan[:order].all? { |b| b[:id].match?(Rubyrig::Plan::ID_PATTERN) })
+    plan = Rubyrig::Experiment::Plan.build(experiment).to_h
+    assert(plan[:order].all? { |b| b[:id].match?(Rubyrig::Experiment::Plan::ID_PATTERN) })
     data = JSON.parse(JSON.generate(plan))
     data["order"][2]["id"] = "../../home"
-    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Plan.from_h(data) }
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Experiment::Plan.from_h(data) }
     assert_equal 'the plan in run.json holds the batch id "../../home", which rubyrig never writes; run.json is damaged', e.message
   end
 
   def test_remaining_skips_batches_that_have_a_trial
-    plan = Rubyrig::Plan.build(experiment)
-    done = plan.batches.first(4).map { |b| Rubyrig::Trial.new(batch_id: b.id, status: "failed") }
+    plan = Rubyrig::Experiment::Plan.build(experiment)
+    done = plan.batches.first(4).map { |b| Rubyrig::Results::Trial.new(batch_id: b.id, status: "failed") }
     remaining = plan.remaining(done)
     assert_equal 14, remaining.size
     assert_equal plan.batches.drop(4), remaining

@@ -3,7 +3,7 @@ require "test_helper"
 # Shards: parsing --shard K/N and auto from each scheduler's variables, shares of the batches, and
 # shard plans whose batch ids stay unique across the shards of a run.
 class ShardTest < Minitest::Test
-  Shard = Rubyrig::Shard
+  Shard = Rubyrig::Experiment::Shard
 
   def experiment(batches: 5)
     Rubyrig::Experiment.from_data({"runtimes" => ["a=system", "b=system"], "workloads" => [{"builtin" => "nbody"}],
@@ -41,7 +41,7 @@ class ShardTest < Minitest::Test
   end
 
   def test_shard_plans_have_every_cell_and_unique_batch_ids
-    plans = (1..2).map { |k| Rubyrig::Plan.build(experiment, shard: Shard.new(index: k, count: 2)) }
+    plans = (1..2).map { |k| Rubyrig::Experiment::Plan.build(experiment, shard: Shard.new(index: k, count: 2)) }
     assert_equal [6, 4], plans.map { |p| p.batches.size }
     assert(plans.all? { |p| p.cells.size == 2 && p.batches.map(&:cell).uniq.size == 2 })
     ids = plans.flat_map { |p| p.batches.map(&:id) }
@@ -49,7 +49,7 @@ class ShardTest < Minitest::Test
     assert_equal %w[c0-b1 c0-b2 c0-b3 c0-b4 c0-b5], ids.grep(/\Ac0-/).sort
     assert_equal [1, 2], plans.map { |p| p.batches.map(&:shard).uniq }.flatten
     refute_equal plans[0].seed, plans[1].seed
-    assert_equal plans[1].to_h, Rubyrig::Plan.from_h(JSON.parse(JSON.generate(plans[1].to_h))).to_h
+    assert_equal plans[1].to_h, Rubyrig::Experiment::Plan.from_h(JSON.parse(JSON.generate(plans[1].to_h))).to_h
   end
 
   def test_run_refuses_a_shard_without_a_seed_or_with_too_few_batches

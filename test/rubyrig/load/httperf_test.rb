@@ -4,7 +4,7 @@ require "test_helper"
 
 class HttperfTest < Minitest::Test
   Httperf = Rubyrig::Load::Httperf
-  RECORDED = Rubyrig::TextFile.read(File.join(RubyrigTest::ROOT, "test/fixtures/load/httperf-interrupted.log"))
+  RECORDED = Rubyrig::Processes::TextFile.read(File.join(RubyrigTest::ROOT, "test/fixtures/load/httperf-interrupted.log"))
 
   def test_argv_makes_one_call_per_connection_without_a_rate
     argv = Httperf.new(binary: "/usr/bin/httperf", connections: 4, timeout_s: 2).argv("http://127.0.0.1:9000/hello?x=1")

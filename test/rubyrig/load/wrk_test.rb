@@ -11,7 +11,7 @@ class WrkTest < Minitest::Test
   }.freeze
 
   def exit_with(cpu_user_s:, cpu_sys_s:, wall_s:)
-    Rubyrig::Child::Exit.new(status: 0, signal: nil, wall_s: wall_s, cpu_user_s: cpu_user_s, cpu_sys_s: cpu_sys_s)
+    Rubyrig::Processes::Child::Exit.new(status: 0, signal: nil, wall_s: wall_s, cpu_user_s: cpu_user_s, cpu_sys_s: cpu_sys_s)
   end
 
   def wrk(connection)
@@ -61,7 +61,7 @@ class WrkTest < Minitest::Test
   end
 
   def test_lua_report_defines_done_only
-    lua = Rubyrig::TextFile.read(Rubyrig::Load::Wrk::SCRIPT)
+    lua = Rubyrig::Processes::TextFile.read(Rubyrig::Load::Wrk::SCRIPT)
     assert_match(/^function done\(summary, latency, requests\)/, lua)
     refute_match(/^function (request|response)\b/, lua, "a request/response hook would take wrk off its fast path")
   end

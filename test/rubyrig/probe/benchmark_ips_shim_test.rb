@@ -8,8 +8,8 @@ class BenchmarkIpsShimTest < Minitest::Test
   def run_file(body, env: {})
     dir = tmpdir
     file = write(dir, "bench.rb", "require \"benchmark/ips\"\n#{body}")
-    _, err, exit = Rubyrig::Child.capture(["ruby", "-I", DIR, file], env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYOPT" => nil}.merge(env))
-    [exit, err, Dir.glob(File.join(dir, "probe-*.json")).map { |f| Rubyrig::TextFile.json(f) }.first]
+    _, err, exit = Rubyrig::Processes::Child.capture(["ruby", "-I", DIR, file], env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYOPT" => nil}.merge(env))
+    [exit, err, Dir.glob(File.join(dir, "probe-*.json")).map { |f| Rubyrig::Processes::TextFile.json(f) }.first]
   end
 
   def test_each_report_is_an_item_with_its_iterations_per_second

@@ -6,9 +6,9 @@ class HarnessTest < Minitest::Test
   def run_script(body, env: {})
     dir = tmpdir
     script = write(dir, "bench.rb", body)
-    _, err, exit = Rubyrig::Child.capture(["ruby", "-r#{HARNESS}", script],
+    _, err, exit = Rubyrig::Processes::Child.capture(["ruby", "-r#{HARNESS}", script],
       env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYOPT" => nil}.merge(env))
-    [exit, err, Dir.glob(File.join(dir, "probe-*.json")).map { |f| Rubyrig::TextFile.json(f) }.first]
+    [exit, err, Dir.glob(File.join(dir, "probe-*.json")).map { |f| Rubyrig::Processes::TextFile.json(f) }.first]
   end
 
   def test_bench_times_warmup_and_measured_iterations_apart
@@ -36,7 +36,7 @@ class HarnessTest < Minitest::Test
   # Keys and values with "=", "%", newlines and shell syntax reach the script as they were given.
   def test_params_arrive_as_given_whatever_they_hold
     params = {"plain" => "x", "a=b" => "c=d", "text" => "line1\nline2\r\n%0A 100% $(touch x) 'q' \"d\" | ;", "empty" => ""}
-    context = Rubyrig::Drivers::Context.new(batch: Rubyrig::Plan::Batch.new(cell: Rubyrig::Cell.new(params: params)))
+    context = Rubyrig::Drivers::Context.new(batch: Rubyrig::Experiment::Plan::Batch.new(cell: Rubyrig::Experiment::Cell.new(params: params)))
     _, err, facts = run_script(<<~RUBY, env: {"RUBYRIG_PARAMS" => context.params_env})
       RubyrigProbe.record(:seen, #{params.keys.inspect}.map { |k| Rubyrig.param(k, "default") })
     RUBY

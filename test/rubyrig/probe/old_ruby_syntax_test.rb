@@ -12,7 +12,7 @@ class OldRubySyntaxTest < Minitest::Test
       parser = Parser::Ruby25.new
       parser.diagnostics.all_errors_are_fatal = true
       parser.diagnostics.consumer = ->(_diagnostic) {}
-      buffer = Parser::Source::Buffer.new(file, source: Rubyrig::TextFile.read(file))
+      buffer = Parser::Source::Buffer.new(file, source: Rubyrig::Processes::TextFile.read(file))
       parser.parse(buffer)
     rescue Parser::SyntaxError => e
       flunk "#{file}: not Ruby 2.5 syntax: #{e.message}"
@@ -20,6 +20,6 @@ class OldRubySyntaxTest < Minitest::Test
   end
 
   def test_the_headers_say_so
-    (FILES.first(2) + FILES.last(2)).each { |file| assert_match(/Ruby 2\.5/, Rubyrig::TextFile.read(file).lines.first(12).join, file) }
+    (FILES.first(2) + FILES.last(2)).each { |file| assert_match(/Ruby 2\.5/, Rubyrig::Processes::TextFile.read(file).lines.first(12).join, file) }
   end
 end

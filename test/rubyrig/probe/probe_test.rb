@@ -5,10 +5,10 @@ class ProbeTest < Minitest::Test
 
   def run_probed(*args, env: {})
     dir = tmpdir
-    out, err, exit = Rubyrig::Child.capture(["ruby", "-r#{PROBE}", *args],
+    out, err, exit = Rubyrig::Processes::Child.capture(["ruby", "-r#{PROBE}", *args],
       env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYOPT" => nil}.merge(env))
     assert exit.success?, err
-    [out, Dir.glob(File.join(dir, "probe-*.json")).map { |f| Rubyrig::TextFile.json(f) }]
+    [out, Dir.glob(File.join(dir, "probe-*.json")).map { |f| Rubyrig::Processes::TextFile.json(f) }]
   end
 
   def test_reports_facts_without_touching_stdout
@@ -41,7 +41,7 @@ class ProbeTest < Minitest::Test
     loader = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/loader.rb")
     [binary, File.join(dir, "missing.bin")].each do |iseq|
       probe_dir = tmpdir
-      _, err, exit = Rubyrig::Child.capture(["ruby", "-r#{loader}", "-r#{PROBE}", "-e", "1"],
+      _, err, exit = Rubyrig::Processes::Child.capture(["ruby", "-r#{loader}", "-r#{PROBE}", "-e", "1"],
         env: {"RUBYRIG_PROBE_DIR" => probe_dir, "RUBYRIG_PROBE_ISEQ" => iseq, "RUBYOPT" => nil})
       assert exit.success?, err
       assert_equal 1, Dir.glob(File.join(probe_dir, "probe-*.json")).size, "one report, the probe loaded once (#{iseq})"
@@ -57,7 +57,7 @@ class ProbeTest < Minitest::Test
     loader = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/loader.rb")
     harness = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/harness.rb")
     probe_dir = tmpdir
-    _, err, exit = Rubyrig::Child.capture(["ruby", "-r#{harness}", "-e", "1"],
+    _, err, exit = Rubyrig::Processes::Child.capture(["ruby", "-r#{harness}", "-e", "1"],
       env: {"RUBYRIG_PROBE_DIR" => probe_dir, "RUBYRIG_PROBE_ISEQ" => binary, "RUBYOPT" => "-r#{loader}"})
     assert exit.success?, err
     assert_empty err, "the probe was loaded twice"
@@ -106,13 +106,13 @@ class ProbeTest < Minitest::Test
 
   def test_a_process_killed_before_its_exit_has_left_its_boot_facts
     dir = tmpdir
-    child = Rubyrig::Child.spawn(["ruby", "-r#{PROBE}", "-e", "sleep 30"],
+    child = Rubyrig::Processes::Child.spawn(["ruby", "-r#{PROBE}", "-e", "sleep 30"],
       env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYRIG_PROBE_EARLY" => "1", "RUBYOPT" => nil})
     boot = File.join(dir, "probe-#{child.pid}.boot.json")
     wait_for(timeout_s: 20) { File.exist?(boot) }
     child.signal_group("KILL")
     child.wait(timeout_s: 10)
-    facts = Rubyrig::TextFile.json(boot)
+    facts = Rubyrig::Processes::TextFile.json(boot)
     assert_equal true, facts["boot_only"]
     assert_equal "ruby", facts["engine"]
     assert_equal false, facts["yjit_enabled"]
@@ -130,9 +130,9 @@ class ProbeTest < Minitest::Test
 
   def probe_with(ruby, env)
     dir = tmpdir
-    _, err, exit = Rubyrig::Child.capture([ruby, "-r#{PROBE}", "-e", "1"],
+    _, err, exit = Rubyrig::Processes::Child.capture([ruby, "-r#{PROBE}", "-e", "1"],
       env: {"RUBYRIG_PROBE_DIR" => dir, "RUBYRIG_PROBE_MN" => "1", "RUBYOPT" => nil}.merge(env))
     assert exit.success?, err
-    Rubyrig::TextFile.json(Dir.glob(File.join(dir, "probe-*.json")).first)
+    Rubyrig::Processes::TextFile.json(Dir.glob(File.join(dir, "probe-*.json")).first)
   end
 end

@@ -18,9 +18,9 @@ class RubyBenchHarnessTest < Minitest::Test
   def run_bench(body, env: {})
     file = suite(body)
     probe_dir = tmpdir
-    _, err, exit = Rubyrig::Child.capture(["ruby", "-I", DIR, file],
+    _, err, exit = Rubyrig::Processes::Child.capture(["ruby", "-I", DIR, file],
       env: {"RUBYRIG_PROBE_DIR" => probe_dir, "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil}.merge(env))
-    [exit, err, Dir.glob(File.join(probe_dir, "probe-*.json")).map { |f| Rubyrig::TextFile.json(f) }.first, file]
+    [exit, err, Dir.glob(File.join(probe_dir, "probe-*.json")).map { |f| Rubyrig::Processes::TextFile.json(f) }.first, file]
   end
 
   def test_warmup_and_measured_iterations_are_timed_apart_with_the_contracts_counts

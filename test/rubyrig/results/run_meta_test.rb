@@ -9,13 +9,13 @@ class RunMetaTest < Minitest::Test
   end
 
   def test_the_cpu_split_recorded_at_the_start_is_what_a_resume_gets
-    run = Rubyrig::RunMeta.new(meta("cpu_settings" => {"server_cpus" => "1", "load_cpus" => "0"}))
+    run = Rubyrig::Results::RunMeta.new(meta("cpu_settings" => {"server_cpus" => "1", "load_cpus" => "0"}))
     assert_equal "1", run.cpu_settings.server_cpus
     assert_equal "0", run.cpu_settings.load_cpus
   end
 
   def test_a_format_1_run_takes_the_split_and_command_from_its_command_line
-    run = Rubyrig::RunMeta.new(meta("format_version" => 1, "command_line" => %w[rubyrig run exp.yml --server-cpus 1 --load-cpus=0]))
+    run = Rubyrig::Results::RunMeta.new(meta("format_version" => 1, "command_line" => %w[rubyrig run exp.yml --server-cpus 1 --load-cpus=0]))
     assert_equal "1", run.cpu_settings.server_cpus
     assert_equal "0", run.cpu_settings.load_cpus
     assert_equal "run", run.command
@@ -23,13 +23,13 @@ class RunMetaTest < Minitest::Test
 
   def test_effective_parameters_are_read_from_the_run_not_from_todays_defaults
     recorded = CELL.merge("effective_params" => {"processes" => 1, "threads" => 2, "connection" => "keepalive"})
-    run = Rubyrig::RunMeta.new(meta("plan" => {"seed" => 9, "cells" => [recorded], "order" => []}))
+    run = Rubyrig::Results::RunMeta.new(meta("plan" => {"seed" => 9, "cells" => [recorded], "order" => []}))
     assert_equal({"processes" => 1, "threads" => 2, "connection" => "keepalive"}, run.cells.first.effective)
-    assert_equal({"threads" => 2}, Rubyrig::RunMeta.new(meta).cells.first.effective, "format 1: the given params")
+    assert_equal({"threads" => 2}, Rubyrig::Results::RunMeta.new(meta).cells.first.effective, "format 1: the given params")
   end
 
   def test_a_workload_reads_with_its_candidates_for_the_primary_metric
-    workload = Rubyrig::RunMeta.new(meta).workload("app")
+    workload = Rubyrig::Results::RunMeta.new(meta).workload("app")
     assert_equal "http", workload.kind
     assert_equal ["requests_per_s"], workload.primary_metrics
     assert_equal "rack", workload.framework

@@ -2,12 +2,12 @@ require "test_helper"
 
 class StoreTest < Minitest::Test
   def trial(id, status: "ok")
-    Rubyrig::Trial.new(batch_id: id, cell_key: "a | w", runtime: "a", workload: "w", params: {}, status: status,
+    Rubyrig::Results::Trial.new(batch_id: id, cell_key: "a | w", runtime: "a", workload: "w", params: {}, status: status,
       metrics: {"wall_s" => 1.5})
   end
 
   def test_trials_are_appended_and_read_back
-    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
     store.append(trial("c0-b1"))
     store.append(trial("c0-b2", status: "failed"))
     trials = store.trials
@@ -18,7 +18,7 @@ class StoreTest < Minitest::Test
   end
 
   def test_a_torn_last_line_is_ignored_and_repaired
-    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
     store.append(trial("c0-b1"))
     File.write(store.path("trials.jsonl"), '{"batch_id":"c0-b2","sta', mode: "a")
     assert_equal ["c0-b1"], store.trials.map(&:batch_id)
@@ -28,7 +28,7 @@ class StoreTest < Minitest::Test
   end
 
   def test_a_corrupt_line_in_the_middle_is_skipped_with_a_warning_that_names_it
-    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
     store.append(trial("c0-b1"))
     File.write(store.path("trials.jsonl"), "{\"batch_id\":\"c0-b2\",\"st\x00\xff garbage\n", mode: "ab")
     store.append(trial("c0-b3"))
@@ -43,7 +43,7 @@ class StoreTest < Minitest::Test
   end
 
   def test_json_that_is_not_a_trial_is_skipped_with_what_is_wrong
-    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
     good = trial("c0-b1").to_h.transform_keys(&:to_s)
     lines = [
       [good, nil],
@@ -65,7 +65,7 @@ class StoreTest < Minitest::Test
   end
 
   def test_a_torn_last_line_is_named_too
-    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
     store.append(trial("c0-b1"))
     File.write(store.path("trials.jsonl"), '{"batch_id":"c0-b2","sta', mode: "a")
     assert_equal ["#{store.path("trials.jsonl")}:2 was cut short (rubyrig stopped while writing it); skipped, so its batch counts " \
@@ -75,7 +75,7 @@ class StoreTest < Minitest::Test
   # A write that fails half-way (here: the file-size limit, as a full disk would) while the torn line is
   # dropped must not take complete trials with it.
   def test_a_repair_that_fails_half_way_keeps_every_complete_trial
-    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
     10.times { |i| store.append(trial("c0-b#{i}")) }
     File.write(store.path("trials.jsonl"), '{"batch_id":"c0-b10","sta', mode: "a")
     pid = fork do
@@ -96,7 +96,7 @@ class StoreTest < Minitest::Test
   # A trial whose write fails half-way (the kernel's file-size limit cuts it, as a full disk would) is
   # undone: the file holds every earlier trial and nothing of the cut one, and the error names the fix.
   def test_a_trial_cut_by_a_failing_write_is_undone_and_the_error_says_how_to_go_on
-    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
     3.times { |i| store.append(trial("c0-b#{i}")) }
     before = File.binread(store.path("trials.jsonl"))
     reader, writer = IO.pipe
@@ -123,20 +123,20 @@ class StoreTest < Minitest::Test
 
   def test_a_directory_with_a_run_is_not_overwritten
     dir = File.join(tmpdir, "run")
-    Rubyrig::Store.create(dir, {"name" => "x"}).unlock
-    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.create(dir, {"name" => "y"}) }
+    Rubyrig::Results::Store.create(dir, {"name" => "x"}).unlock
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Results::Store.create(dir, {"name" => "y"}) }
     assert_match(/already holds a run: resume it with `rubyrig run --resume/, e.message)
-    assert_equal({"name" => "x"}, Rubyrig::Store.open(dir).meta)
-    Rubyrig::Store.open(dir).lock!
+    assert_equal({"name" => "x"}, Rubyrig::Results::Store.open(dir).meta)
+    Rubyrig::Results::Store.open(dir).lock!
   end
 
   def test_opening_something_that_is_not_a_run
-    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.open(tmpdir) }
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Results::Store.open(tmpdir) }
     assert_match(/is not a rubyrig results directory/, e.message)
   end
 
   def test_meta_updates_are_atomic_replacements
-    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
     store.update_meta { |m| m.merge("finished_at" => "now") }
     assert_equal({"name" => "x", "finished_at" => "now"}, store.meta)
     refute File.exist?(store.path("run.json.tmp"))
@@ -144,18 +144,18 @@ class StoreTest < Minitest::Test
 
   def test_one_writer_at_a_time_and_the_refusal_names_the_holder
     dir = File.join(tmpdir, "run")
-    store = Rubyrig::Store.create(dir, {"name" => "x"})
-    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.open(dir).lock! }
+    store = Rubyrig::Results::Store.create(dir, {"name" => "x"})
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Results::Store.open(dir).lock! }
     assert_equal "#{dir} is in use by another rubyrig process (pid #{Process.pid}); wait for it to finish or stop it, " \
       "or give another --results", e.message
-    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Store.create(dir, {"name" => "y"}) }
+    e = assert_raises(Rubyrig::StoreError) { Rubyrig::Results::Store.create(dir, {"name" => "y"}) }
     assert_match(/in use by another rubyrig process/, e.message)
     store.unlock
-    Rubyrig::Store.open(dir).lock!
+    Rubyrig::Results::Store.open(dir).lock!
   end
 
   def test_a_batch_measured_again_starts_with_an_empty_artifacts_dir
-    store = Rubyrig::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
+    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
     dir = store.prepare_artifacts_dir("c0-b1")
     File.write(File.join(dir, "probe-1.json"), "{}")
     assert_equal dir, store.prepare_artifacts_dir("c0-b1")

@@ -15,7 +15,7 @@ class LaunchTest < Minitest::Test
   end
 
   def compose(spec, interp = interpreter, lib = jemalloc, **opts)
-    Launch.compose(Rubyrig::Runtime.parse(spec, **opts), interp, jemalloc: lib)
+    Launch.compose(Rubyrig::Experiment::Runtime.parse(spec, **opts), interp, jemalloc: lib)
   end
 
   def test_yjit_variants_become_flags_and_expectations

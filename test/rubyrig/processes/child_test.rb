@@ -9,7 +9,7 @@ class ChildTest < Minitest::Test
   end
 
   def test_exit_status_wall_time_and_usage
-    child = Rubyrig::Child.spawn(["ruby", "-e", "x = 0; 2_000_000.times { x += 1 }; exit 3"])
+    child = Rubyrig::Processes::Child.spawn(["ruby", "-e", "x = 0; 2_000_000.times { x += 1 }; exit 3"])
     exit = child.wait
     assert_equal 3, exit.status
     assert_nil exit.signal
@@ -20,7 +20,7 @@ class ChildTest < Minitest::Test
   end
 
   def test_wait_with_a_deadline_returns_nil_while_running
-    child = Rubyrig::Child.spawn(["sleep", "5"])
+    child = Rubyrig::Processes::Child.spawn(["sleep", "5"])
     assert_nil child.wait(timeout_s: 0.05)
     child.stop
     assert_equal "TERM", child.wait.signal
@@ -29,10 +29,10 @@ class ChildTest < Minitest::Test
   def test_stop_takes_down_the_whole_group_including_grandchildren
     dir = tmpdir
     pidfile = File.join(dir, "grandchild.pid")
-    child = Rubyrig::Child.spawn(["sh", "-c", "sleep 30 & echo $! > #{pidfile}; wait"])
+    child = Rubyrig::Processes::Child.spawn(["sh", "-c", "sleep 30 & echo $! > #{pidfile}; wait"])
     deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 5
     sleep 0.02 until File.size?(pidfile) || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-    grandchild = Rubyrig::TextFile.read(pidfile).to_i
+    grandchild = Rubyrig::Processes::TextFile.read(pidfile).to_i
     assert alive?(grandchild)
     child.stop
     sleep 0.05
@@ -41,34 +41,34 @@ class ChildTest < Minitest::Test
 
   def test_a_child_that_ignores_term_is_killed_after_the_grace_period
     out = File.join(tmpdir, "o")
-    child = Rubyrig::Child.spawn(["ruby", "-e", "trap('TERM') {}; $stdout.sync = true; puts 1; sleep 30"], out: out)
+    child = Rubyrig::Processes::Child.spawn(["ruby", "-e", "trap('TERM') {}; $stdout.sync = true; puts 1; sleep 30"], out: out)
     wait_for { File.size?(out) } # the trap is in place once it prints
     child.stop(grace_s: 0.2)
     assert_equal "KILL", child.wait.signal
   end
 
   def test_pinning_to_cpus
-    child = Rubyrig::Child.spawn(["sleep", "2"], cpus: "0")
+    child = Rubyrig::Processes::Child.spawn(["sleep", "2"], cpus: "0")
     sleep 0.1
-    allowed = Rubyrig::TextFile.read("/proc/#{child.pid}/status")[/^Cpus_allowed_list:\s*(\S+)/, 1]
+    allowed = Rubyrig::Processes::TextFile.read("/proc/#{child.pid}/status")[/^Cpus_allowed_list:\s*(\S+)/, 1]
     assert_equal "0", allowed
   ensure
     child&.stop
   end
 
   def test_capture_returns_output
-    out, err, exit = Rubyrig::Child.capture(["ruby", "-e", "puts 42; warn 7"])
+    out, err, exit = Rubyrig::Processes::Child.capture(["ruby", "-e", "puts 42; warn 7"])
     assert_equal "42\n", out
     assert_equal "7\n", err
     assert exit.success?
   end
 
   def test_capture_enforces_its_deadline
-    assert_raises(Rubyrig::Child::Timeout) { Rubyrig::Child.capture(["sleep", "5"], timeout_s: 0.1) }
+    assert_raises(Rubyrig::Processes::Child::Timeout) { Rubyrig::Processes::Child.capture(["sleep", "5"], timeout_s: 0.1) }
   end
 
   def test_a_missing_program_is_a_clear_error
-    e = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Child.spawn(["definitely-not-here-rubyrig"]) }
+    e = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Processes::Child.spawn(["definitely-not-here-rubyrig"]) }
     assert_match(/cannot run definitely-not-here-rubyrig: no such executable/, e.message)
   end
 
@@ -82,7 +82,7 @@ class ChildTest < Minitest::Test
     script = "c = Process::CLOCK_MONOTONIC; t = Process.clock_gettime(c); x = 0; 300_000.times { x += 1 }; " \
       "File.write(ARGV[0], [t, Process.clock_gettime(c)].pack('E2'))"
     before = clock
-    child = Rubyrig::Child.spawn([RbConfig.ruby, "--disable-gems", "-e", script, file])
+    child = Rubyrig::Processes::Child.spawn([RbConfig.ruby, "--disable-gems", "-e", script, file])
     exit = child.wait
     after = clock
     first, last = File.binread(file).unpack("E2")
@@ -97,7 +97,7 @@ class ChildTest < Minitest::Test
   # The kernel's start time of the command (its clone, in clock ticks since boot, /proc/PID/stat field
   # 22) comes after the interval starts: the clock is read before the command is started, not after.
   def test_the_interval_starts_before_the_kernel_started_the_command
-    child = Rubyrig::Child.spawn(["sleep", "5"])
+    child = Rubyrig::Processes::Child.spawn(["sleep", "5"])
     ticks = File.binread("/proc/#{child.pid}/stat").split(") ").last.split[19].to_i
     offset = Process.clock_gettime(Process::CLOCK_BOOTTIME) - clock # at most the true offset: the safe side
     assert_operator child.started_at + offset, :<, (ticks + 1).to_f / Etc.sysconf(Etc::SC_CLK_TCK)
@@ -111,7 +111,7 @@ class ChildTest < Minitest::Test
     require File.join(RubyrigTest::ROOT, "bench/overhead_support/kernel_events")
     events = KernelEvents.open
     skip KernelEvents.why_not unless events
-    child = Rubyrig::Child.spawn(["sleep", "0.05"])
+    child = Rubyrig::Processes::Child.spawn(["sleep", "0.05"])
     exit = child.wait
     life = events.lives(Process.pid, depth: 2).find { |l| l.pid == child.pid } # this process -> the timer -> sleep
     refute_nil life, "the kernel reported the command's exec and exit"

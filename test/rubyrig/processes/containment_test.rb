@@ -8,10 +8,10 @@ class ContainmentTest < Minitest::Test
   SLEEPS = %w[351 352 353].freeze
 
   def modes
-    [false, (true if Rubyrig::Containment.cgroup_base && cgroup_writable?)].compact
+    [false, (true if Rubyrig::Processes::Containment.cgroup_base && cgroup_writable?)].compact
   end
 
-  def cgroup_writable? = File.writable?(File.join(Rubyrig::Containment.cgroup_base, "cgroup.procs"))
+  def cgroup_writable? = File.writable?(File.join(Rubyrig::Processes::Containment.cgroup_base, "cgroup.procs"))
 
   # Live sleeps of this test (any parent, any group): pid => argument.
   def sleeps(marker_prefix)
@@ -39,14 +39,14 @@ class ContainmentTest < Minitest::Test
     script = write(dir, "owner.rb", <<~RUBY)
       $LOAD_PATH.unshift(#{File.join(RubyrigTest::ROOT, "lib").dump})
       require "rubyrig"
-      containment = Rubyrig::Containment.new(cgroups: #{cgroups}).start
-      Rubyrig::Child.spawn(["bash", "-c", #{ESCAPES.dump}], containment: containment)
+      containment = Rubyrig::Processes::Containment.new(cgroups: #{cgroups}).start
+      Rubyrig::Processes::Child.spawn(["bash", "-c", #{ESCAPES.dump}], containment: containment)
       File.write(#{File.join(dir, "ids").dump}, [containment.token, containment.watchdog_pid].join(" "))
       sleep
     RUBY
     owner = Process.spawn(RbConfig.ruby, script, pgroup: true)
     (@owners ||= []) << owner
-    ids = wait_for { File.size?(File.join(dir, "ids")) && Rubyrig::TextFile.read(File.join(dir, "ids")).split }
+    ids = wait_for { File.size?(File.join(dir, "ids")) && Rubyrig::Processes::TextFile.read(File.join(dir, "ids")).split }
     wait_for { sleeps("#{ids[0]}.").size == 3 }
     [owner, ids[0], ids[1].to_i]
   end
@@ -74,8 +74,8 @@ class ContainmentTest < Minitest::Test
 
   def test_stopping_a_child_kills_the_descendants_that_left_its_group
     modes.each do |cgroups|
-      containment = Rubyrig::Containment.new(cgroups: cgroups).start
-      child = Rubyrig::Child.spawn(["bash", "-c", ESCAPES], containment: containment)
+      containment = Rubyrig::Processes::Containment.new(cgroups: cgroups).start
+      child = Rubyrig::Processes::Child.spawn(["bash", "-c", ESCAPES], containment: containment)
       wait_for { sleeps("#{containment.token}.").size == 3 }
       assert_equal 1, sleeps("#{containment.token}.").count { |pid, _| Process.getpgid(pid) != child.pgid }, "setsid left the group"
       child.stop
@@ -102,9 +102,9 @@ class ContainmentTest < Minitest::Test
       Process.wait(owner)
       sleep 0.5
       assert_equal 3, sleeps("#{token}.").size, "without the watchdog the sleeps stay (the test's premise)"
-      Rubyrig::Containment.new(cgroups: cgroups).start
+      Rubyrig::Processes::Containment.new(cgroups: cgroups).start
       assert_empty gone_within(10, "#{token}."), "cgroups: #{cgroups}"
-      assert_empty Dir.glob(File.join(Rubyrig::Containment.cgroup_base.to_s, "rubyrig-#{token}")) if cgroups
+      assert_empty Dir.glob(File.join(Rubyrig::Processes::Containment.cgroup_base.to_s, "rubyrig-#{token}")) if cgroups
     end
   end
 
@@ -118,8 +118,8 @@ class ContainmentTest < Minitest::Test
       script = write(dir, "owner.rb", <<~RUBY)
         $LOAD_PATH.unshift(#{File.join(RubyrigTest::ROOT, "lib").dump})
         require "rubyrig"
-        containment = Rubyrig::Containment.new(cgroups: #{cgroups}).start
-        Rubyrig::Child.spawn(["bash", "-c", #{ESCAPES.dump}], containment: containment)
+        containment = Rubyrig::Processes::Containment.new(cgroups: #{cgroups}).start
+        Rubyrig::Processes::Child.spawn(["bash", "-c", #{ESCAPES.dump}], containment: containment)
         File.write(#{File.join(dir, "ids").dump}, [containment.token, containment.cgroup].join(" "))
         sleep
       RUBY
@@ -130,9 +130,9 @@ class ContainmentTest < Minitest::Test
       own_proc = "mount --make-private /proc && mount -t proc proc /proc"
       (@owners ||= []) << Process.spawn("unshare", "--pid", "--fork", "--kill-child", "--mount", "--propagation", "unchanged",
         "bash", "-c", "#{own_proc} && #{RbConfig.ruby} #{script}; sleep 60", pgroup: true)
-      token, cgroup = wait_for { File.size?(File.join(dir, "ids")) && Rubyrig::TextFile.read(File.join(dir, "ids")).split }
+      token, cgroup = wait_for { File.size?(File.join(dir, "ids")) && Rubyrig::Processes::TextFile.read(File.join(dir, "ids")).split }
       wait_for { sleeps("#{token}.").size == 3 }
-      Rubyrig::Containment.new(cgroups: cgroups).start
+      Rubyrig::Processes::Containment.new(cgroups: cgroups).start
       sleep 0.5
       assert_equal 3, sleeps("#{token}.").size, "cgroups: #{cgroups}"
       assert File.directory?(cgroup), "the other namespace's cgroup stays" if cgroup
@@ -145,8 +145,8 @@ class ContainmentTest < Minitest::Test
   # What rubyrig does when it exits normally: by the time close returns, nothing is left.
   def test_closing_lets_the_watchdog_sweep_and_waits_for_it
     modes.each do |cgroups|
-      containment = Rubyrig::Containment.new(cgroups: cgroups).start
-      Rubyrig::Child.spawn(["bash", "-c", ESCAPES], containment: containment)
+      containment = Rubyrig::Processes::Containment.new(cgroups: cgroups).start
+      Rubyrig::Processes::Child.spawn(["bash", "-c", ESCAPES], containment: containment)
       wait_for { sleeps("#{containment.token}.").size == 3 }
       containment.close
       assert_empty sleeps("#{containment.token}."), "cgroups: #{cgroups}"
@@ -156,19 +156,19 @@ class ContainmentTest < Minitest::Test
   end
 
   def test_a_child_carries_its_marker_after_any_it_inherited
-    containment = Rubyrig::Containment.new(cgroups: false).start
+    containment = Rubyrig::Processes::Containment.new(cgroups: false).start
     out = File.join(tmpdir, "env")
-    Rubyrig::Child.spawn(["sh", "-c", "echo $RUBYRIG_CONTAINMENT > #{out}"], containment: containment).wait
-    assert_match(/\A#{containment.token}\.\d+\n\z/, Rubyrig::TextFile.read(out))
+    Rubyrig::Processes::Child.spawn(["sh", "-c", "echo $RUBYRIG_CONTAINMENT > #{out}"], containment: containment).wait
+    assert_match(/\A#{containment.token}\.\d+\n\z/, Rubyrig::Processes::TextFile.read(out))
     slot = containment.slot
     assert_equal "1-2.3 #{slot.marker}", slot.env_value("1-2.3")
   end
 
   def test_with_cgroups_each_child_runs_in_a_cgroup_of_its_own
     skip "no cgroup v2 that rubyrig may create cgroups in here" unless modes.include?(true)
-    containment = Rubyrig::Containment.new.start
-    children = Array.new(2) { Rubyrig::Child.spawn(["sleep", "30"], containment: containment) }
-    places = children.map { |c| Rubyrig::TextFile.read("/proc/#{c.pid}/cgroup")[/^0::(\S+)$/, 1] }
+    containment = Rubyrig::Processes::Containment.new.start
+    children = Array.new(2) { Rubyrig::Processes::Child.spawn(["sleep", "30"], containment: containment) }
+    places = children.map { |c| Rubyrig::Processes::TextFile.read("/proc/#{c.pid}/cgroup")[/^0::(\S+)$/, 1] }
     assert_equal 2, places.uniq.size, places.inspect
     places.each { |place| assert_match(%r{/rubyrig-#{containment.token}/child-\d+\z}, place) }
   ensure

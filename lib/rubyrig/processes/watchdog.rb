@@ -10,6 +10,6 @@ Process.setproctitle("rubyrig-watchdog #{token}")
 # which ends, and the watchdog then sweeps what rubyrig could not.
 %w[INT TERM HUP QUIT PIPE].each { |signal| trap(signal, "IGNORE") }
 $stdin.read
-Rubyrig::Sweep.kill_cgroup(cgroup) if cgroup && !cgroup.empty?
-Rubyrig::Sweep.kill_marked { |markers| markers.any? { |m| m.start_with?("#{token}.") } }
+Rubyrig::Processes::Sweep.kill_cgroup(cgroup) if cgroup && !cgroup.empty?
+Rubyrig::Processes::Sweep.kill_marked { |markers| markers.any? { |m| m.start_with?("#{token}.") } }
 exit!(0)

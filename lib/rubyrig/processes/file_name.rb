@@ -5,16 +5,18 @@
 require "digest"
 
 module Rubyrig
-  module FileName
-    MAX_BYTES = 60
+  module Processes
+    module FileName
+      MAX_BYTES = 60
 
-    module_function
+      module_function
 
-    def safe(text, max: MAX_BYTES)
-      name = text.to_s.gsub(/[^A-Za-z0-9_.-]+/, "-")
-      name = "-#{name}" if name.match?(/\A\.+\z/)
-      return name if name.bytesize <= max
-      "#{name[0, max - 9]}-#{Digest::SHA256.hexdigest(text.to_s)[0, 8]}"
+      def safe(text, max: MAX_BYTES)
+        name = text.to_s.gsub(/[^A-Za-z0-9_.-]+/, "-")
+        name = "-#{name}" if name.match?(/\A\.+\z/)
+        return name if name.bytesize <= max
+        "#{name[0, max - 9]}-#{Digest::SHA256.hexdigest(text.to_s)[0, 8]}"
+      end
     end
   end
 end

@@ -2,8 +2,8 @@ require "test_helper"
 
 class MonitorTest < Minitest::Test
   def test_samples_the_whole_tree
-    child = Rubyrig::Child.spawn(["sh", "-c", "ruby -e 'a = \"x\" * 40_000_000; sleep 30' & ruby -e 'sleep 30' & wait"])
-    monitor = Rubyrig::Monitor.new(child.pid, interval_s: 0.05).start
+    child = Rubyrig::Processes::Child.spawn(["sh", "-c", "ruby -e 'a = \"x\" * 40_000_000; sleep 30' & ruby -e 'sleep 30' & wait"])
+    monitor = Rubyrig::Processes::Monitor.new(child.pid, interval_s: 0.05).start
     reading = wait_for(timeout_s: 30) { (r = monitor.sample) && r.rss_bytes > 65_000_000 && r.pids.size == 3 && r }
     assert_equal 3, reading.pids.size, "sh and its two ruby children"
     assert_operator reading.threads, :>=, 3
@@ -16,22 +16,22 @@ class MonitorTest < Minitest::Test
   end
 
   def test_a_finished_tree_gives_no_sample
-    child = Rubyrig::Child.spawn(["true"])
+    child = Rubyrig::Processes::Child.spawn(["true"])
     child.wait
-    assert_nil Rubyrig::Monitor.new(child.pid).sample
+    assert_nil Rubyrig::Processes::Monitor.new(child.pid).sample
   end
 
   # Its thread of this process: nice 19 (field 19 of the thread's stat) and the CPUs the root may not use.
   def test_the_sampling_thread_takes_the_lowest_priority_off_a_pinned_roots_cpus
-    others = Rubyrig::CpuSplit.allowed - [0]
+    others = Rubyrig::Processes::CpuSplit.allowed - [0]
     skip "one CPU: nowhere else to sample from" if others.empty?
-    child = Rubyrig::Child.spawn(["sleep", "5"], cpus: "0")
-    monitor = Rubyrig::Monitor.new(child.pid, interval_s: 0.05).start
+    child = Rubyrig::Processes::Child.spawn(["sleep", "5"], cpus: "0")
+    monitor = Rubyrig::Processes::Monitor.new(child.pid, interval_s: 0.05).start
     wait_for { monitor.samples_taken.positive? }
     threads = Dir.glob("/proc/self/task/*").map do |task|
       [File.binread("#{task}/stat").split(") ").last.split[16].to_i, File.read("#{task}/status")[/^Cpus_allowed_list:\s*(\S+)/, 1]]
     end
-    assert_includes threads, [19, Rubyrig::CpuList.format(others)]
+    assert_includes threads, [19, Rubyrig::Processes::CpuList.format(others)]
   ensure
     monitor&.stop
     child&.stop
