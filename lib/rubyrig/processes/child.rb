@@ -79,9 +79,12 @@ module Rubyrig
         @slot = @containment.slot
         @env[Sweep::ENV_KEY] = @slot.env_value(ENV[Sweep::ENV_KEY])
         @report, writer = IO.pipe
+        # Built here, so that the timer has less to do and no code to load.
+        spawn = Spawn.new(path: program, argv: @argv, env: ENV.to_h.merge(@env).compact)
+        wait = Reaper.method(:timed_wait)
         @timer_pid = Process.fork do
           @report.close
-          run_timer(parent, program, writer)
+          run_timer(parent, spawn, wait, writer)
         end
         writer.close
         @pid, @started_at, joined = read_report || [@timer_pid, Process.clock_gettime(Process::CLOCK_MONOTONIC), false]
@@ -133,7 +136,7 @@ module Rubyrig
       # the signals rubyrig sends the command's group away from it. Every preparation, the cgroup move
       # (which can take milliseconds while the kernel waits for an RCU grace period) and pinning come
       # before the first clock reading; the command inherits the cgroup, the CPUs and the directory.
-      def run_timer(parent, program, report)
+      def run_timer(parent, spawn, wait, report)
         # A collection here would write to every page of the heap this fork shares with rubyrig, and the
         # kernel would copy them all, taking CPU time from the command; the timer allocates little.
         GC.disable
@@ -146,8 +149,7 @@ module Rubyrig
           exit!(EXEC_FAILED) if Process.ppid != parent
         end
         Dir.chdir(@chdir) if @chdir
-        spawn = Spawn.new(path: program, argv: @argv, env: ENV.to_h.merge(@env).compact, fds: fds)
-        wait = Reaper.method(:timed_wait) # loaded now: no code may load between the two readings
+        spawn.streams(fds)
         allowed = CpuSplit.allowed
         # Last, so that the least work comes between the cgroup move's wait and the clock.
         joined = @slot.join

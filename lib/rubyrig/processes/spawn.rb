@@ -14,17 +14,22 @@ module Rubyrig
       SETSIGMASK = 0x08
       FIRST_CLOSED_FD = 3
 
-      # path: the program's absolute path; argv: with argv[0]; env: the whole environment (name => value);
-      # fds: the descriptors that become 0, 1 and 2. The program leads a new process group, starts with
-      # every signal at its default and none blocked, and inherits no other descriptor.
-      def initialize(path:, argv:, env:, fds:)
+      # path: the program's absolute path; argv: with argv[0]; env: the whole environment (name => value).
+      # The program leads a new process group, starts with every signal at its default and none blocked,
+      # and inherits no descriptor but its standard streams.
+      def initialize(path:, argv:, env:)
         @path = Fiddle::Pointer["#{path}\0"]
         @argv, @argv_strings = pointer_array(argv)
         @envp, @env_strings = pointer_array(env.map { |k, v| "#{k}=#{v}" })
         @attr = attributes
-        @actions = file_actions(fds)
         @pid = Fiddle::Pointer.malloc(8, Fiddle::RUBY_FREE)
         @function = Libc.function(:posix_spawn, [Fiddle::TYPE_VOIDP] * 6)
+      end
+
+      # The descriptors that become the program's 0, 1 and 2 (in the process that will call #call).
+      def streams(fds)
+        @actions = file_actions(fds)
+        self
       end
 
       # Starts the program; returns its pid, or raises the SystemCallError that exec reported.
