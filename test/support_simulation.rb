@@ -175,13 +175,15 @@ module SupportSimulation
   def standard_error(rate, draws) = Math.sqrt(rate * (1 - rate) / draws)
 
   # `draws` families with n batches per side: one baseline sample shared by every runtime, whose true
-  # ratios to the baseline are `ratios`. The other runtimes may have their own noise.
-  def fixed(noise:, n:, ratios:, draws:, seed:, other_noise: noise, alpha: 0.05, margin: 0.02)
+  # ratios to the baseline are `ratios`. The other runtimes may have their own noise. paired: the
+  # batches name their rounds 1..n, so that Inference pairs them.
+  def fixed(noise:, n:, ratios:, draws:, seed:, other_noise: noise, alpha: 0.05, margin: 0.02, paired: false)
     rng = Random.new(seed)
     tally = new_tally(draws, ratios)
+    rounds = paired ? {base_rounds: (1..n).to_a, other_rounds: (1..n).to_a} : {}
     draws.times do
       base = noise.draw(rng, n, 1.0)
-      contrasts = ratios.map { |r| {base: base, other: other_noise.draw(rng, n, r)} }
+      contrasts = ratios.map { |r| {base: base, other: other_noise.draw(rng, n, r), **rounds} }
       results = Inference.family(contrasts, alpha: alpha, margin: margin)
       count(tally, ratios, results)
       tally.batches += n

@@ -6,6 +6,7 @@ require "tmpdir"
 require "stringio"
 require "json"
 require "csv"
+require "support/slowest"
 
 module RubyrigTest
   ROOT = File.expand_path("..", __dir__)
@@ -19,6 +20,14 @@ module RubyrigTest
     cli_env = ENV.to_h.merge("RUBYRIG_CACHE_DIR" => cache_dir).merge(env)
     status = Rubyrig::CLI.new(args, env: cli_env, out: out, err: err).run
     [status, out.string, err.string]
+  end
+
+  # A user error as the CLI prints it: the exit status, and one line naming the fix.
+  def assert_one_line_error(status, err, pattern, expected_status: 1)
+    assert_equal expected_status, status
+    assert_match(pattern, err)
+    assert_equal 1, err.lines.size, "one line, no backtrace: #{err}"
+    assert err.start_with?("rubyrig: error: ")
   end
 
   # The shared cache, so that fingerprints, builds and gem sets are reused across tests.
@@ -58,10 +67,12 @@ module RubyrigTest
       out: File.join(dir, "rubyrig.out"), err: File.join(dir, "rubyrig.err"), pgroup: true)
   end
 
-  def wait_for(timeout_s: 60, interval_s: 0.1)
+  # Polls until the block returns a truthy value, and returns it: synchronisation by what a test can
+  # see, never by a sleep. timeout_s only keeps a broken run from hanging; message says what failed.
+  def wait_for(timeout_s: 60, interval_s: 0.1, message: "condition")
     deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
     until (result = yield)
-      raise "condition not met within #{timeout_s} s" if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+      flunk "#{message} not met within #{timeout_s} s" if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
       sleep interval_s
     end
     result
@@ -113,3 +124,5 @@ module SlowTest
 end
 
 Minitest::Test.include(RubyrigTest)
+# minitest's diff of a failed comparison runs diff(1): in the unit tier it shows expected and actual.
+Minitest::Assertions.diff = nil if defined?(RubyrigTest::NoProcesses)

@@ -1,11 +1,13 @@
 # Turns a run's metadata and trials into one finished Report: summaries per cell, comparisons against
 # the baseline (one verdict pipeline, corrected per family), HTTP figures, sweeps, YJIT memory,
-# profiles, GVL traces, each runtime's gem sets, warnings, and what each picture shows. Computed once, before anything is
-# rendered. Pure: no I/O.
+# profiles, GVL traces, each runtime's gem sets, warnings, what each picture shows, and the report's
+# sections as tables (Section, Sections). Computed once, before anything is rendered. Pure: no I/O.
 module Rubyrig
   class Analysis
-    def initialize(alpha: 0.05)
+    # sections: the Sections::Registry of the report's sections.
+    def initialize(alpha: 0.05, sections: Sections::DEFAULT)
       @alpha = alpha
+      @sections = sections
     end
 
     # meta: run.json as a Hash or a RunMeta. Trace and profile batches are kept in the report for their
@@ -26,7 +28,8 @@ module Rubyrig
         profiles: ProfileComparison.new(core).groups, traces: traces(trials), gem_sets: GemSets.of(run)
       }
       full = Report.new(**core.to_h, **sections, warnings: Warnings.new(core, http: http, skipped: skipped).list + GemSets.warnings(sections[:gem_sets]))
-      Report.new(**full.to_h, figures: Figures.of(full)).freeze
+      drawn = Report.new(**full.to_h, figures: Figures.of(full))
+      Report.new(**drawn.to_h, sections: @sections.build(drawn)).freeze
     end
 
     private
@@ -45,7 +48,7 @@ module Rubyrig
       metric_names(trials).map do |metric|
         values = values(trials, metric)
         Summary.new(cell_key: cell.key, runtime: cell.runtime, workload: cell.workload, params: cell.params,
-          metric: metric, unit: Metrics.fetch(metric).unit, values: values.freeze, hosts: hosts(trials).freeze,
+          metric: metric, unit: Metrics.fetch(metric).unit, values: values.freeze, hosts: hosts(trials).freeze, rounds: trials.map(&:round).freeze,
           **Stats.summarize(values)).freeze
       end
     end
@@ -61,19 +64,15 @@ module Rubyrig
         base_trials = measured.fetch(base_cell.key, [])
         other_trials = measured.fetch(cell.key, [])
         (metric_names(base_trials) & metric_names(other_trials)).map do |metric|
-          {cell: cell, metric: metric, base: values(base_trials, metric), other: values(other_trials, metric),
-           base_hosts: hosts(base_trials), other_hosts: hosts(other_trials)}
+          {runtime: cell.runtime, baseline: baseline, workload: cell.workload, params: cell.params, metric: metric,
+           base: values(base_trials, metric), other_values: values(other_trials, metric),
+           base_hosts: hosts(base_trials), other_hosts: hosts(other_trials), base_rounds: base_trials.map(&:round),
+           other_rounds: other_trials.map(&:round)}
         end
       end
-      pairs.group_by { |p| [p[:metric], p[:cell].workload, p[:cell].params] }.flat_map do |(metric, _, _), family|
-        definition = Metrics.fetch(metric)
-        decided = Contrasts.decide(family, definition: definition, alpha: @alpha, margin: run.decision.margin(metric),
-          looks: run.decision.looks)
-        family.zip(decided).map do |pair, d|
-          cell = pair[:cell]
-          Comparison.new(runtime: cell.runtime, baseline: baseline, workload: cell.workload, params: cell.params,
-            metric: metric, unit: definition.unit, higher_is_better: definition.higher_is_better, **d.to_h).freeze
-        end
+      pairs.group_by { |p| p.values_at(:metric, :workload, :params) }.flat_map do |(metric, _, _), family|
+        Contrasts.decide(family.map { |p| p.except(:metric) }, metric: metric, alpha: @alpha,
+          margin: run.decision.margin(metric), looks: run.decision.looks)
       end
     end
 

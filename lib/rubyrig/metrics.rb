@@ -6,6 +6,9 @@ module Rubyrig
     Definition = Struct.new(:name, :unit, :higher_is_better, :kind, :rate, :label, keyword_init: true) do
       def speed? = kind == :speed
 
+      # Whole-number counts (errors, GC runs, context switches): their spread is never below one unit.
+      def count? = unit.empty? && name.match?(/(_count|_switches)\z/)
+
       def to_h = super.merge(kind: kind.to_s)
     end
 

@@ -42,8 +42,12 @@ class FaultsResultsTest < Minitest::Test
   def test_a_second_rubyrig_on_the_same_results_refuses_with_one_line_and_the_first_is_untouched
     dir = tmpdir
     run = File.join(dir, "run")
+    # The first rubyrig's first batch ends at once and every later one waits while `hold` exists: it
+    # holds the results until the test lets it go, however long the second ones take on a busy host.
+    hold = write(dir, "hold", "")
+    script = "begin; Dir.mkdir(ARGV[1]); rescue Errno::EEXIST; sleep 0.05 while File.exist?(ARGV[0]); end"
     first = start_rubyrig("compare", "-r", "system", "--batches", "6", "--results", run,
-      "--", "ruby", "-e", "sleep 0.3", dir: dir)
+      "--", "ruby", "-e", script, hold, File.join(dir, "first-batch"), dir: dir)
     wait_for(timeout_s: READY_S) { trial_lines(run).size >= 1 }
     meta = Rubyrig::Processes::TextFile.json(File.join(run, "run.json"))
     [["compare", "-r", "system", "--batches", "2", "--results", run, "--", "ruby", "-e", "1"], ["run", "--resume", run]].each do |args|
@@ -54,6 +58,7 @@ class FaultsResultsTest < Minitest::Test
       assert_equal ["rubyrig: error: #{run} is in use by another rubyrig process (pid #{first}); wait for it to finish or stop it, " \
         "or give another --results\n"], err_of(second_dir).lines, args.first
     end
+    File.delete(hold)
     _, status = Process.wait2(first)
     assert_equal 0, status.exitstatus, err_of(dir)
     assert_equal meta, Rubyrig::Processes::TextFile.json(File.join(run, "run.json")).except("finished_at", "host_after"), "the second process wrote nothing"

@@ -38,6 +38,6 @@ class GateTest < Minitest::Test
   def test_a_bad_condition_is_a_usage_error
     status, _, err = run_cli("compare", "-r", "system", "--fail-if", "slowr", "--", "builtin:nbody")
     assert_equal 2, status
-    assert_equal "rubyrig: error: --fail-if takes slower, slower:PCT% (e.g. slower:5%) or inconclusive, got 'slowr'\n", err
+    assert_equal "rubyrig: error: --fail-if takes slower, slower:PCT% (e.g. slower:5%), inconclusive or appeared[:METRIC], got 'slowr'\n", err
   end
 end

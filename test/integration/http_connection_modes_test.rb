@@ -55,14 +55,14 @@ class HttpConnectionModesTest < Minitest::Test
     end
     assert_match(/\Awrk .*, httperf-/, store.meta.dig("workloads", "builtin:rack-hello", "load_generator"))
     report = Rubyrig::Analysis.new.analyze(meta: store.meta, trials: trials)
-    assert_equal %w[client-close close], report.http.connection_modes.map(&:mode).sort
+    assert_equal %w[client-close close], report.http.connection_modes.map(&:other).sort
     report.http.connection_modes.each do |c|
       assert_includes Rubyrig::Analysis::Verdict::ALL, c.verdict
       assert_equal 2, c.n
     end
     assert_equal({"client-close" => "httperf", "close" => "wrk", "keepalive" => "wrk"},
       report.http.cells.to_h { |d| [d.cell.params["connection"], d.load_generator] })
-    assert_match(/connection=client-close connections=#{CONNECTIONS}: .*measured by httperf/o, out)
+    assert_match(/connection=client-close connections=#{CONNECTIONS}\s.*\shttperf$/o, out)
     assert_match(/\| httperf \|/, Rubyrig::Processes::TextFile.read(File.join(results, "report.md")))
   end
 end

@@ -2,6 +2,7 @@
 # wrk process and no process group behind, exit 130, and keep the finished batches in trials.jsonl;
 # resuming then measures the cut batch afresh.
 require "test_helper"
+require_relative "faults_support"
 
 class HttpInterruptTest < Minitest::Test
   include SlowTest
@@ -64,7 +65,6 @@ class HttpInterruptTest < Minitest::Test
       wrk = wait_for(30, "the measured wrk run") do
         descendants(pid).find { |p| command(p).include?("4s") && command(p).any? { |a| a.end_with?("wrk") } }
       end
-      sleep 0.5
       tree = descendants(pid)
       puma = tree.select { |p| command(p).first.to_s.start_with?("puma") }
       assert_operator puma.size, :>=, 3, "master and two workers: #{tree.map { |p| command(p).first }.inspect}"
@@ -76,6 +76,11 @@ class HttpInterruptTest < Minitest::Test
       _, status = Process.wait2(pid)
       pid = nil
       assert_equal 130, status.exitstatus, Rubyrig::Processes::TextFile.read(File.join(dir, "err.log"))
+      # A killed process still has to be scheduled to exit: waited for (as long as the fault tests
+      # give the kernel), not checked at the instant rubyrig exits.
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + FaultsSupport::GONE_S
+      gone = -> { tree.none? { |p| alive?(p) } && groups.none? { |g| group_alive?(g) } }
+      sleep 0.05 until gone.call || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
       survivors = tree.select { |p| alive?(p) }
       assert_empty survivors, "still running: #{survivors.map { |p| command(p).join(" ") }.inspect}"
       assert_empty groups.select { |g| group_alive?(g) }

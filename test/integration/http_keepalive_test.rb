@@ -49,7 +49,7 @@ class HttpKeepaliveTest < Minitest::Test
     store = Rubyrig::Results::Store.open(results)
     report = Rubyrig::Analysis.new.analyze(meta: store.meta, trials: store.trials)
     contrast = report.http.connection_modes.fetch(0)
-    assert_equal "close", contrast.mode
+    assert_equal "close", contrast.other
     [store, contrast, out]
   end
 

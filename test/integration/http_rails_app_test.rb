@@ -34,6 +34,8 @@ class HttpRailsAppTest < Minitest::Test
           prepare: #{prepare}
           duration_s: 2
           warmup_s: 1
+          # Longer than a run: on a busy host a slow request is slow, never a timeout that fails the batch.
+          request_timeout_s: 10
           boot_timeout_s: 300
           params: {connections: 4}
       batches: 2

@@ -57,8 +57,8 @@ class JobsJrubyTest < Minitest::Test
     bundles = Rubyrig::Processes::TextFile.json(File.join(results, "run.json")).fetch("bundles")
     assert_equal({"3.3.8" => 8, "jruby-9.4" => 7}, bundles.to_h { |b| [b["runtime"], b.dig("gems", "sidekiq").to_i] })
     report = Rubyrig::Processes::TextFile.read(File.join(results, "report.md"))
-    assert_match(/Gem set of `jruby-9\.4` for sidekiq-noop\/Gemfile: .*sidekiq 7\./, report)
-    assert_match(/Gem set of `3\.3\.8` for sidekiq-noop\/Gemfile: .*sidekiq 8\./, report)
+    assert_match(/\| `jruby-9\.4` \| sidekiq-noop\/Gemfile \| .*sidekiq 7\./, report)
+    assert_match(/\| `3\.3\.8` \| sidekiq-noop\/Gemfile \| .*sidekiq 8\./, report)
     assert_empty survivors(results)
   end
 end

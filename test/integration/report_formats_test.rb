@@ -34,9 +34,9 @@ class ReportFormatsTest < Minitest::Test
     {
       "comparisons" => [/jobs\/s \(higher is better\)/, /jobs\/s \(higher is better\)/, /<h3>jobs\/s/, %w[comparisons], "cell"],
       "connection modes" => [/Connection modes/, /\*\*Connection modes\*\*/, /<h3>Connection modes/, %w[http connection_modes], "connection_mode"],
-      "sweeps" => [/Sweep over threads/, /\*\*Sweep over threads\*\*/, /<h2>Sweep over threads/, %w[sweeps], "sweep"],
+      "sweeps" => [/Sweep over threads/, /\*\*Sweep over threads · /, /<h3>Sweep over threads/, %w[sweeps], "sweep"],
       "YJIT memory" => [/YJIT memory against speed/, /\*\*YJIT memory against speed\*\*/, /<h3>YJIT memory against speed/, %w[yjit_memory], "yjit_memory"],
-      "profiles" => [/Profiles \(stackprof/, /\*\*Profiles\*\* \(stackprof/, /<h2>Profiles \(stackprof/, %w[profiles], "profile"],
+      "profiles" => [/Profiles \(stackprof/, /\*\*Profiles \(stackprof/, /<h3>Profiles \(stackprof/, %w[profiles], "profile"],
       "traces" => [/GVL traces/, /\*\*GVL traces\*\*/, /<h2>GVL traces/, %w[traces], "trace"],
       "latency curves" => [/Latency percentiles · builtin:rack-hello/, /\*\*Latency percentiles · builtin:rack-hello/, /data-figure="latency"/, %w[figures latency], "latency"],
       "errors per batch" => [/Errors per batch · builtin:rack-hello/, /\*\*Errors per batch/, /data-figure="http-errors"/, %w[figures http_errors], "batch_errors"],

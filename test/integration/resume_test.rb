@@ -8,13 +8,22 @@ class ResumeTest < Minitest::Test
   def test_kill_nine_then_resume_completes_the_plan_exactly_once
     dir = tmpdir
     run = File.join(dir, "run")
+    # Once the test creates `hold`, the next batch's child says so and sleeps far longer than the test
+    # waits: only rubyrig's death can end it (pdeathsig).
+    hold = File.join(dir, "hold")
+    held = File.join(dir, "held")
+    script = "if File.exist?(ARGV[0]) then File.write(ARGV[1], '') and sleep(600) else sleep(0.3) end"
     pid = spawn_rubyrig("compare", "-r", "a=system", "-r", "b=system", "--batches", "4", "--seed", "3",
-      "--results", run, "--", "ruby", "-e", "sleep 0.3", dir: dir)
+      "--results", run, "--", "ruby", "-e", script, hold, held, dir: dir)
     wait_for { trial_lines(run).size >= 3 }
+    File.write(hold, "")
+    wait_for(message: "a batch that sleeps until it is killed") { File.exist?(held) }
     Process.kill("KILL", pid)
     Process.wait(pid)
-    sleep 0.2
-    survivors = processes_mentioning(run)
+    File.delete(hold)
+    # A killed process still has to be scheduled to exit: waited for, up to 30 s, not slept on.
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 30
+    sleep 0.1 until (survivors = processes_mentioning(run)).empty? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
     assert_empty survivors, "the measured child must die with rubyrig (pdeathsig): #{survivors.map { |p|
       begin
         File.binread("/proc/#{p}/cmdline").tr("\0", " ")

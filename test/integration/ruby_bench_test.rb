@@ -89,6 +89,6 @@ class RubyBenchTest < Minitest::Test
     assert_equal "greet", trial["workload"]
     assert_equal 15, trial.dig("samples", "warmup_s").size
     assert_equal 2, trial.dig("samples", "iterations_s").size
-    assert_match(/Gem sets.*\n.*greet\/Gemfile: rack/, out)
+    assert_match(/Gem sets.*\n.*\n.*greet\/Gemfile\s+rack/, out)
   end
 end

@@ -1,13 +1,6 @@
 require "test_helper"
 
 class CLITest < Minitest::Test
-  def assert_one_line_error(status, err, pattern, expected_status: 1)
-    assert_equal expected_status, status
-    assert_match(pattern, err)
-    assert_equal 1, err.lines.size, "one line, no backtrace: #{err}"
-    assert err.start_with?("rubyrig: error: ")
-  end
-
   def test_help_names_the_commands
     status, out, = run_cli("--help")
     assert_equal 0, status
@@ -28,11 +21,6 @@ class CLITest < Minitest::Test
     assert_one_line_error(status, err, /invalid option: --batchs \(did you mean --batches\?\); see `rubyrig compare --help`$/,
       expected_status: 2)
     refute_includes err, "\\n"
-  end
-
-  def test_unknown_runtime
-    status, _, err = run_cli("compare", "-r", "9.9.9", "--results", File.join(tmpdir, "r"), "--", "builtin:nbody")
-    assert_one_line_error(status, err, /no interpreter matches runtime '9\.9\.9': build it with `rubyrig build 9\.9\.9`; found system/)
   end
 
   def test_unknown_key_in_a_file
@@ -92,16 +80,6 @@ class CLITest < Minitest::Test
     assert_empty out
   end
 
-  def test_parsing_an_http_experiment_does_not_need_wrk
-    dir = tmpdir
-    write(dir, "exp.yml", "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    wrk: wrk-not-installed\n")
-    experiment = Rubyrig::Experiment.load(File.join(dir, "exp.yml"))
-    assert_equal "http", experiment.workloads.first.kind
-    status, _, err = run_cli("run", File.join(dir, "exp.yml"), "--results", File.join(dir, "run"))
-    assert_one_line_error(status, err, /wrk-not-installed is not installed or not executable: install it/)
-    refute File.exist?(File.join(dir, "run")), "stopped before the run started"
-  end
-
   def test_bad_option_value_is_a_usage_error
     status, _, err = run_cli("compare", "-r", "system", "--batches", "many", "--", "builtin:nbody")
     assert_one_line_error(status, err, /invalid argument: --batches many; see `rubyrig compare --help`/, expected_status: 2)
@@ -112,13 +90,6 @@ class CLITest < Minitest::Test
     assert_one_line_error(status, err, /give the workload after --, e\.g\. -- builtin:nbody/, expected_status: 2)
     status, _, err = run_cli("compare", "--", "builtin:nbody")
     assert_one_line_error(status, err, /give at least one runtime with -r/, expected_status: 2)
-  end
-
-  def test_debug_shows_the_backtrace
-    status, _, err = run_cli("--debug", "compare", "-r", "9.9.9", "--", "builtin:nbody")
-    assert_equal 1, status
-    assert_operator err.lines.size, :>, 2
-    assert_match(/catalog\.rb/, err)
   end
 
   def test_report_of_something_that_is_not_a_run
@@ -180,17 +151,6 @@ class CLITest < Minitest::Test
     path = write(tmpdir, "deep2.yml", "runtimes: [system]\nworkloads:\n" + (1..70).map { |i| "#{"  " * i}- " }.join("\n") + "x\n")
     status, _, err = run_cli("run", path)
     assert_one_line_error(status, err, /deep2\.yml:\d+: values nest more than 64 levels deep/)
-  end
-
-  def test_a_sweep_whose_batches_all_failed_is_reported_without_a_chart
-    run = File.join(tmpdir, "run")
-    status, out, err = run_cli("compare", "-r", "system", "--param", "threads=1,2", "-b", "3", "--results", run, "--", "false")
-    assert_equal 1, status, err
-    assert_match(/^rubyrig: 6 batches failed; the reasons are in the warnings above$/, err)
-    assert_match(/Results: /, out)
-    html = Rubyrig::Processes::TextFile.read(File.join(run, "report.html"))
-    assert_includes html, "Sweep over threads"
-    refute_includes html, 'data-figure="sweep"'
   end
 
   def test_configure_options_with_an_unmatched_quote_are_refused_before_any_build

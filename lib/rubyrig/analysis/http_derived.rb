@@ -1,8 +1,10 @@
 # Figures only HTTP runs have, derived from the ok measured batches: per-cell latency, error and CPU
-# details; each connection mode against keepalive (throughput ratio, interval, corrected test,
-# verdict, from the one verdict pipeline); and the Rails overhead per request, 1/rails_throughput -
-# 1/rack_throughput for the same runtime and server settings (Rails Simpler Bench's subtraction), with
-# a 95% Welch t interval over batches. Parameters are the ones each cell recorded. Pure: no I/O.
+# details; each connection mode against keepalive; and the Rails overhead per request (Rails Simpler
+# Bench's subtraction, 1/rails_throughput - 1/rack_throughput for the same runtime and server
+# settings). Both contrasts are Comparisons from the one verdict pipeline (each its own family): the
+# overhead's interval is the corrected interval of the Rails app's throughput ratio to its Rack twin,
+# read as time per request. Every batch counts: one that completed no request leaves its pair not
+# compared, with the reason. Parameters are the ones each cell recorded. Pure: no I/O.
 module Rubyrig
   class Analysis
     class HttpDerived
@@ -13,13 +15,13 @@ module Rubyrig
       # that measured them (wrk, httperf; as each batch recorded it).
       CellDetail = Struct.new(:cell, :n, :with_errors, :medians, :load_generator, keyword_init: true)
 
-      # One connection mode against the reference mode, same runtime, app and other parameters.
-      ModeContrast = Struct.new(:runtime, :workload, :params, :mode, :reference, :ratio, :ci, :confidence, :p_value,
-        :p_adjusted, :verdict, :reason, :method_name, :margin, :n, :reference_n, keyword_init: true)
-
-      # Rails' own time per request: rails-hello style app minus rack-hello style app.
-      RailsOverhead = Struct.new(:runtime, :params, :rails_workload, :rack_workload, :overhead_s, :ci,
-        :rails_per_request_s, :rack_per_request_s, :n, :rack_n, keyword_init: true)
+      # Rails' own time per request: the Comparison of the rails-hello style app (other) with the
+      # rack-hello style app (reference) on requests/s, and what it means per request: the geometric
+      # mean time per request of each, and their difference with its interval (nil when not compared).
+      RailsOverhead = Struct.new(:comparison, :overhead_s, :ci, :rails_per_request_s, :rack_per_request_s, keyword_init: true) do
+        def to_h = Figures.plain(comparison).merge("overhead_s" => overhead_s, "overhead_ci" => ci,
+          "rails_per_request_s" => rails_per_request_s, "rack_per_request_s" => rack_per_request_s)
+      end
 
       Result = Struct.new(:cells, :connection_modes, :rails_overhead, keyword_init: true) do
         def empty? = cells.empty?
@@ -29,8 +31,8 @@ module Rubyrig
             "cells" => cells.map do |d|
               {"cell" => d.cell.key, "n" => d.n, "with_errors" => d.with_errors, "medians" => d.medians, "load_generator" => d.load_generator}
             end,
-            "connection_modes" => connection_modes.map { |c| c.to_h.transform_keys(&:to_s) },
-            "rails_overhead" => rails_overhead.map { |o| o.to_h.transform_keys(&:to_s) }
+            "connection_modes" => connection_modes.map { |c| Figures.plain(c) },
+            "rails_overhead" => rails_overhead.map(&:to_h)
           }
         end
       end
@@ -69,60 +71,54 @@ module Rubyrig
           reference = cells.find { |c| c.effective["connection"] == REFERENCE_MODE }
           next [] unless reference
           (cells - [reference]).map do |cell|
-            {runtime: runtime, workload: workload, params: rest, mode: cell.effective["connection"],
-             base: values(ok, reference), other: values(ok, cell), base_hosts: hosts(run, ok, reference), other_hosts: hosts(run, ok, cell)}
+            {runtime: runtime, baseline: runtime, workload: workload, params: rest, other: cell.effective["connection"],
+             reference: REFERENCE_MODE, **samples(run, ok, reference, cell)}
           end
         end
-        decided = Contrasts.decide(family, definition: Metrics.fetch(METRIC), alpha: @alpha, margin: run.decision.margin(METRIC),
-          looks: run.decision.looks)
-        family.zip(decided).map do |c, d|
-          ModeContrast.new(runtime: c[:runtime], workload: c[:workload], params: c[:params], mode: c[:mode],
-            reference: REFERENCE_MODE, ratio: d.ratio, ci: d.ci, confidence: d.confidence, p_value: d.p_value,
-            p_adjusted: d.p_adjusted, verdict: d.verdict, reason: d.reason, method_name: d.method_name, margin: d.margin,
-            n: d.n, reference_n: d.baseline_n).freeze
-        end
+        decide(run, family)
       end
 
+      # Every Rails app against each Rack app run with the same runtime and settings: one family.
       def rails_overhead(run, http, ok)
         framework = ->(cell) { run.workload(cell.workload).framework }
-        rails = http.select { |c| framework.call(c) == "rails" }
-        rack = http.select { |c| framework.call(c) == "rack" }
-        rails.flat_map do |rails_cell|
-          rack.select { |c| c.runtime == rails_cell.runtime && c.effective == rails_cell.effective }.filter_map do |rack_cell|
-            rails_times = values(ok, rails_cell).select(&:positive?).map { |v| 1.0 / v }
-            rack_times = values(ok, rack_cell).select(&:positive?).map { |v| 1.0 / v }
-            next if rails_times.empty? || rack_times.empty?
-            RailsOverhead.new(
-              runtime: rails_cell.runtime, params: rails_cell.effective, rails_workload: rails_cell.workload,
-              rack_workload: rack_cell.workload, overhead_s: Stats.mean(rails_times) - Stats.mean(rack_times),
-              ci: difference_ci(rails_times, rack_times), rails_per_request_s: Stats.mean(rails_times),
-              rack_per_request_s: Stats.mean(rack_times), n: rails_times.size, rack_n: rack_times.size
-            ).freeze
-          end
+        pairs = http.select { |c| framework.call(c) == "rails" }.flat_map do |rails|
+          http.select { |c| framework.call(c) == "rack" && c.runtime == rails.runtime && c.effective == rails.effective }.map { |rack| [rails, rack] }
         end
+        family = pairs.map do |rails, rack|
+          {runtime: rails.runtime, baseline: rails.runtime, workload: rails.workload, params: rails.effective,
+           other: rails.workload, reference: rack.workload, **samples(run, ok, rack, rails)}
+        end
+        family.zip(decide(run, family)).map { |c, comparison| overhead(comparison, c[:base], c[:other_values]) }
       end
 
-      # Welch t interval of mean(a) - mean(b): calibrated at small batch counts, where a bootstrap of
-      # the means is too narrow.
-      def difference_ci(a, b, confidence: 0.95)
-        return nil if a.size < 2 || b.size < 2
-        difference = Stats.mean(a) - Stats.mean(b)
-        var_a = Stats.sd(a)**2
-        var_b = Stats.sd(b)**2
-        df = Stats.welch_df(var_a, a.size, var_b, b.size)
-        return [difference, difference] if df.nil?
-        half = Stats.t_quantile(1 - (1 - confidence) / 2, df) * Math.sqrt(var_a / a.size + var_b / b.size)
-        [difference - half, difference + half]
+      def decide(run, family) = Contrasts.decide(family, metric: METRIC, alpha: @alpha, margin: run.decision.margin(METRIC), looks: run.decision.looks)
+
+      # Time per request is 1 / requests/s, so the throughput ratio r (Rails to Rack) and its interval
+      # [lo, hi] read as the overhead rack_time * (1/r - 1) within [rack_time * (1/hi - 1), rack_time * (1/lo - 1)].
+      def overhead(comparison, rack_rates, rails_rates)
+        return RailsOverhead.new(comparison: comparison).freeze unless comparison.compared? && comparison.ratio
+        rack_s = 1.0 / geomean(rack_rates)
+        to_overhead = ->(ratio) { rack_s * (1.0 / ratio - 1.0) }
+        RailsOverhead.new(comparison: comparison, overhead_s: to_overhead.call(comparison.ratio),
+          ci: comparison.ci&.reverse&.map(&to_overhead), rails_per_request_s: 1.0 / geomean(rails_rates),
+          rack_per_request_s: rack_s).freeze
       end
 
-      def values(ok, cell)
-        ok.fetch(cell.key, []).map { |t| t.metrics[METRIC] }.select { |v| v.is_a?(Numeric) }.map(&:to_f)
+      # The base and other sides of a contrast: every ok measured batch's requests/s (a batch without
+      # one counts as 0.0, which the pipeline refuses with its reason), the host and the round of each.
+      def samples(run, ok, base, other)
+        {base: values(ok, base), other_values: values(ok, other), base_hosts: hosts(run, ok, base), other_hosts: hosts(run, ok, other),
+         base_rounds: rounds(ok, base), other_rounds: rounds(ok, other)}
       end
 
-      # The host of each value of values(ok, cell), in the same order.
-      def hosts(run, ok, cell)
-        ok.fetch(cell.key, []).select { |t| t.metrics[METRIC].is_a?(Numeric) }.map { |t| t.host_id || run.host_id }
-      end
+      def geomean(values) = Math.exp(Stats.mean(values.map { |v| Math.log(v) }))
+
+      def values(ok, cell) = ok.fetch(cell.key, []).map { |t| t.metrics[METRIC].is_a?(Numeric) ? t.metrics[METRIC].to_f : 0.0 }
+
+      # The round of each batch (pairs by round).
+      def rounds(ok, cell) = ok.fetch(cell.key, []).map(&:round)
+
+      def hosts(run, ok, cell) = ok.fetch(cell.key, []).map { |t| t.host_id || run.host_id }
     end
   end
 end

@@ -1,4 +1,5 @@
-# Verdicts from one interval that is also the test: Welch t on log batch values, Bonferroni-adjusted.
+# Verdicts from one interval that is also the test: t on log batch values (paired by round where the
+# rounds hold both cells, Welch's otherwise), Bonferroni-adjusted.
 #
 # Method (docs/statistics.md has the reasoning, assumptions and simulations):
 # - Each batch value is replaced by its logarithm. The estimate is d = mean(log other) - mean(log base),
@@ -16,42 +17,61 @@
 #   interval lies above / below 1.0; otherwise :inconclusive, with the number of
 #   further batches per runtime that would likely decide it; :refused when there is nothing valid to
 #   test (fewer than 2 batches on a side, or a value that is not a positive finite number).
-# - Zero spread on both sides (CV 0%, e.g. counts or sizes that never vary): different values are
-#   :higher / :lower with p = 0 and a point interval; identical values are a ratio of exactly 1.
+# - Paired by round (Pairing): when every batch names its round and at least 2 rounds hold both cells,
+#   d is the mean of the paired log ratios log(other_r) - log(base_r), se their sd / sqrt(pairs), on
+#   pairs - 1 df. Batches without a partner are left out. Otherwise Welch, as above; with unequal batch
+#   counts its df is capped at min(n_base, n_other) - 1 (Hsu's conservative df).
+# - Counts (count: true, whole-number values): each side's log variance is at least that of a count
+#   moving by one unit, (log(1 + 1/min) / 2)^2, so that 1, 1 against 2, 2 is not a certainty.
+# - Zero spread (CV 0%, e.g. sizes that never vary): different values are :higher / :lower with p = 0
+#   and a point interval when each side has ZERO_SPREAD_MIN batches (pairs), else :inconclusive;
+#   identical values are a ratio of exactly 1.
+# - A metric that is 0 in every batch on one side and not on the other (appear: true, e.g. errors):
+#   :appeared / :disappeared with the counts per batch, the batches that had any and Fisher's exact
+#   test on those (Appearance); not a ratio, so not in m.
 # - Batches from several hosts (a merged sharded run): the host is a block. The contrast is made within
 #   each host and combined with fixed weights, its df by Satterthwaite over every host's variances, and
 #   Cochran's Q tests whether the hosts disagree (Strata has the details); the same decision rule then
 #   applies to the combined interval.
 #
 # API:
-#   Inference.family(contrasts, alpha: 0.05, margin: 0.02, looks: 1) -> [Result, ...] (input order)
+#   Inference.family(contrasts, alpha: 0.05, margin: 0.02, looks: 1, count: false, appear: false)
+#     -> [Result, ...] (input order)
 #     contrasts: [{base: [Float, ...], other: [Float, ...], base_hosts: [String, ...], other_hosts: [...],
-#     **labels}, ...]; the optional host lists name the host of each value (a block when there are
-#     several); every other key comes back in Result#labels. m is the number of contrasts that are not refused (a refusal
+#     base_rounds: [Integer, ...], other_rounds: [...], **labels}, ...]; the optional host lists name the
+#     host of each value (a block when there are several), the round lists its round (pairs); every
+#     other key comes back in Result#labels. m is the number of contrasts that are not refused (a refusal
 #     depends only on batch counts and signs, never on the difference being tested).
-#   Inference.batches_needed(log_ratio:, sd_base:, n_base:, sd_other:, n_other:, alpha:, margin:,
-#     cap: BATCHES_CAP) -> Integer (more batches per runtime, 0 when already decided) or nil (over cap);
-#     log_ratio and the sds are on the log scale, alpha is the per-comparison level alpha / (m * looks)
 #   Result (frozen keyword Struct):
 #     ratio (Float, nil when refused), ci ([lo, hi], nil when refused), confidence (1 - a, e.g. 0.9875),
 #     p_value (raw two-sided), p_adjusted, decision (see DECISIONS), reason (nil for :higher / :lower),
 #     method (e.g. "Welch t on log values, Bonferroni over 4 comparisons"), n (other's batches),
 #     baseline_n, df (Welch-Satterthwaite, nil when both sides have zero spread or when refused),
 #     labels (frozen Hash), hosts (nil from one host, else a Strata::Stratum per host), heterogeneity
-#     (nil, or Strata::Heterogeneity), and #decided? (:higher, :lower or :equivalent). The member
-#     `method` shadows Object#method on results.
+#     (nil, or Strata::Heterogeneity), paired (true when paired by round), caveats (CAVEATS keys that
+#     applied), appearance (Appearance::Counts for :appeared / :disappeared), and #decided? (:higher,
+#     :lower or :equivalent). The member `method` shadows Object#method on results.
 module Rubyrig
   class Analysis
     module Inference
-      DECISIONS = %i[higher lower equivalent inconclusive refused].freeze
+      DECISIONS = %i[higher lower equivalent inconclusive refused appeared disappeared].freeze
       DECIDED = %i[higher lower equivalent].freeze
       MIN_BATCHES = 2
+      # Zero spread is taken as exact (a point interval) only from this many batches (or pairs) a side.
+      ZERO_SPREAD_MIN = 3
       # Beyond this many further batches per runtime an estimate says only "more than".
       BATCHES_CAP = 200
       METHOD = "Welch t on log values"
+      PAIRED_METHOD = "t on round-paired log ratios"
+      # The edges a comparison met, each with the words a warning uses.
+      CAVEATS = {
+        unequal: "unequal batch counts: Welch's df is capped at the smaller side's n - 1 (conservative)",
+        floored: "a count that barely varied: its spread is taken as at least one unit",
+        few_constant: "values constant over too few batches to take as exact: not called higher or lower"
+      }.freeze
 
       Result = Struct.new(:ratio, :ci, :confidence, :p_value, :p_adjusted, :decision, :reason, :method, :n,
-        :baseline_n, :df, :labels, :hosts, :heterogeneity, keyword_init: true) do
+        :baseline_n, :df, :labels, :hosts, :heterogeneity, :paired, :caveats, :appearance, keyword_init: true) do
         def decided? = DECIDED.include?(decision)
       end
 
@@ -64,76 +84,39 @@ module Rubyrig
       end
 
       # The keys of a contrast that are data, not labels.
-      DATA_KEYS = %i[base other base_hosts other_hosts].freeze
+      DATA_KEYS = %i[base other base_hosts other_hosts base_rounds other_rounds].freeze
 
       module_function
 
-      def family(contrasts, alpha: 0.05, margin: 0.02, looks: 1)
+      # count: the values are counts (a one-unit floor on their spread); appear: a side that is 0 in
+      # every batch gets :appeared / :disappeared instead of a refusal.
+      def family(contrasts, alpha: 0.05, margin: Experiment::Decision::DEFAULT_EQUIVALENCE, looks: 1, count: false, appear: false)
         validate(contrasts, alpha, margin, looks)
-        prepared = contrasts.map { |c| [c, refusal(c)] }
-        m = prepared.count { |_, refused| refused.nil? }
-        tests = m * looks
-        prepared.map do |contrast, refused|
+        prepared = contrasts.map { |c| [c, appear && Appearance.of(c[:base], c[:other]), refusal(c)] }
+        m = prepared.count { |_, appeared, refused| !appeared && refused.nil? }
+        prepared.map do |contrast, appeared, refused|
+          paired = paired?(contrast)
           hosts = Strata.several?(contrast) ? Strata.parts(contrast).map(&:host).size : 1
-          common = {n: contrast[:other].size, baseline_n: contrast[:base].size, method: method_name(m, looks, hosts),
-                    labels: contrast.except(*DATA_KEYS).freeze}
-          if refused
+          common = {n: contrast[:other].size, baseline_n: contrast[:base].size, method: method_name(m, looks, hosts, paired: paired),
+                    labels: contrast.except(*DATA_KEYS).freeze, paired: paired, caveats: [].freeze}
+          if appeared
+            Result.new(**common.merge(method: Appearance::METHOD), **Appearance.result(appeared)).freeze
+          elsif refused
             Result.new(decision: :refused, reason: refused, **common).freeze
           else
-            Result.new(**infer(contrast, alpha, tests, margin), **common).freeze
+            Result.new(**common, **infer(contrast, alpha, m * looks, margin, count)).freeze
           end
         end
       end
 
-      # How many more batches per runtime would, with the current estimate and spread (log scale),
-      # give an interval at per-comparison level alpha that excludes 1.0 or fits within the margin.
-      # The half-width shrinks as batches are added, so the answer is the first count that decides.
-      # A normal quantile is never larger than the t quantile, so the count at which a normal interval
-      # would first decide is found first (cheaply); the t search starts from there. An estimate, not a
-      # promise: the next batches move the estimate and the spread too.
-      def batches_needed(log_ratio:, sd_base:, n_base:, sd_other:, n_other:, alpha:, margin:, cap: BATCHES_CAP)
-        components = [Component.new(weight: 1, variance: sd_base**2, n: n_base), Component.new(weight: 1, variance: sd_other**2, n: n_other)]
-        batches_needed_for(log_ratio: log_ratio, components: components, hosts: 1, alpha: alpha, margin: margin, cap: cap)
+      # True when the contrast is paired by round: every batch names its round, and at least
+      # MIN_BATCHES rounds (on one host) hold both cells.
+      def paired?(contrast)
+        contrast[:base].all? { |v| positive?(v) } && contrast[:other].all? { |v| positive?(v) } &&
+          Pairing.possible?(contrast) && Pairing.log_ratios(contrast).values.any? { |list| list.size >= MIN_BATCHES }
       end
 
-      # The same for any design: components are the variance Components of the estimate, and the k more
-      # batches per runtime are spread evenly over the hosts (k / hosts more in each component).
-      def batches_needed_for(log_ratio:, components:, hosts:, alpha:, margin:, cap: BATCHES_CAP)
-        z = Stats.normal_quantile(1 - alpha / 2)
-        shares = ->(k) { components.map { |c| [c.share(k.fdiv(hosts)), c.n + k.fdiv(hosts) - 1] } }
-        se = ->(parts) { Math.sqrt(parts.sum(0.0, &:first)) }
-        decided = ->(half) { decides?(Math.exp(log_ratio - half), Math.exp(log_ratio + half), margin) }
-        normal = first_count(0, cap) { |k| decided.call(z * se.call(shares.call(k))) }
-        return nil if normal.nil?
-        first_count(normal, cap) do |k|
-          parts = shares.call(k)
-          df = Stats.satterthwaite_df(parts)
-          df.nil? || decided.call(Stats.t_quantile(1 - alpha / 2, df) * se.call(parts))
-        end
-      end
-
-      # The smallest k in from..cap for which a condition that stays true once true holds, or nil: the
-      # step doubles until it holds, then the last gap is bisected.
-      def first_count(from, cap)
-        return from if yield(from)
-        low = from
-        high = [from + 1, cap].min
-        until yield(high)
-          return nil if high >= cap
-          step = 2 * (high - low)
-          low = high
-          high = [high + step, cap].min
-        end
-        while high - low > 1
-          mid = (low + high) / 2
-          if yield(mid)
-            high = mid
-          else
-            low = mid
-          end
-        end
-        high
-      end
+      def positive?(value) = value.is_a?(Numeric) && value.finite? && value > 0
 
       def validate(contrasts, alpha, margin, looks)
         raise ArgumentError, "alpha must be between 0 and 1, got #{alpha.inspect}" unless alpha.is_a?(Numeric) && alpha > 0 && alpha < 1
@@ -148,8 +131,9 @@ module Rubyrig
       def refusal(contrast)
         base = contrast[:base]
         other = contrast[:other]
+        return "0 in every batch on both sides: no ratio to compare" if (base + other).all? { |v| v.is_a?(Numeric) && v.zero? } && !base.empty?
         [["a baseline batch", base], ["a batch", other]].each do |subject, values|
-          bad = values.find { |v| !(v.is_a?(Numeric) && v.finite? && v > 0) }
+          bad = values.find { |v| !positive?(v) }
           return "#{subject} reported #{bad.inspect}; a ratio needs positive values" unless bad.nil?
         end
         if base.size < MIN_BATCHES || other.size < MIN_BATCHES
@@ -159,9 +143,10 @@ module Rubyrig
         "no host has #{MIN_BATCHES} ok batches on each side; batches from several hosts are compared within each host"
       end
 
-      def method_name(m, looks, hosts = 1)
+      def method_name(m, looks, hosts = 1, paired: false)
         parts = []
-        within = (hosts > 1) ? "#{METHOD} within each of #{hosts} hosts, combined" : METHOD
+        name = paired ? PAIRED_METHOD : METHOD
+        within = (hosts > 1) ? "#{name} within each of #{hosts} hosts, combined" : name
         parts << "#{m} comparisons" if m > 1
         parts << "#{looks} looks" if looks > 1
         parts.empty? ? within : "#{within}, Bonferroni over #{parts.join(" x ")}"
@@ -172,51 +157,70 @@ module Rubyrig
       # could otherwise fake a difference between two constant sides.
       def log_sample(values)
         origin = Math.log(values.first)
-        shifted = values.map { |v| Math.log(v) - origin }
-        LogSample.new(n: values.size, mean: origin + Stats.mean(shifted), variance: Stats.sd(shifted)**2)
+        difference_sample(values.map { |v| Math.log(v) - origin }, origin)
       end
 
-      # The estimate and its variance components: one host's two samples, or the hosts combined.
-      def design(contrast, each_alpha)
-        return Strata.design(contrast, each_alpha) if Strata.several?(contrast)
-        b = log_sample(contrast[:base])
-        o = log_sample(contrast[:other])
-        components = [Component.new(weight: 1, variance: b.variance, n: b.n), Component.new(weight: 1, variance: o.variance, n: o.n)]
-        Strata::Design.new(log_ratio: o.mean - b.mean, components: components, hosts: 1, strata: nil)
+      # Mean and sample variance of values already on the log scale (paired log ratios), relative to the
+      # first for the same reason: equal ratios have a spread of exactly zero.
+      def difference_sample(logs, origin = 0.0)
+        first = logs.first
+        shifted = logs.map { |x| x - first }
+        LogSample.new(n: logs.size, mean: origin + first + Stats.mean(shifted), variance: Stats.sd(shifted)**2)
       end
 
-      def infer(contrast, alpha, tests, margin)
+      # The least log variance of a side of counts: that of a count that moves by one unit around its
+      # smallest value, (log(1 + 1/min) / 2)^2; 0 for values that are not all whole numbers.
+      def quantum_variance(values)
+        return 0.0 unless values.all? { |v| v == v.round }
+        (Math.log(1 + 1.0 / values.min) / 2)**2
+      end
+
+      # The estimate and its variance components: within each host (one or several), paired by round
+      # or not.
+      def design(contrast, each_alpha, count)
+        floor = count ? method(:quantum_variance) : ->(_) { 0.0 }
+        Strata.design(contrast, each_alpha, paired: paired?(contrast), floor: floor)
+      end
+
+      def infer(contrast, alpha, tests, margin, count)
         each_alpha = alpha / tests
-        design = design(contrast, each_alpha)
+        design = design(contrast, each_alpha, count)
         d = design.log_ratio
         parts = design.components.map { |c| [c.share, c.n - 1] }
-        se = 0.0
-        parts.each { |share, _| se += share }
-        se = Math.sqrt(se)
+        se = Math.sqrt(parts.sum(0.0, &:first))
         df = Stats.satterthwaite_df(parts)
+        df = [df, design.df_cap].min if df && design.df_cap
+        caveats = design.caveats
+        few = design.components.map(&:n).min < ZERO_SPREAD_MIN
         if df.nil?
-          p_value = d.zero? ? 1.0 : 0.0
+          p_value = (d.zero? || few) ? 1.0 : 0.0
+          caveats += [:few_constant] if few && !d.zero?
           half = 0.0
         else
           p_value = [2 * Stats.t_upper_tail((d / se).abs, df), 1.0].min
           half = Stats.t_quantile(1 - each_alpha / 2, df) * se
         end
         ci = [Math.exp(d - half), Math.exp(d + half)].freeze
-        decision, reason = decide(ci, margin, design.hosts) do
-          batches_needed_for(log_ratio: d, components: design.components, hosts: design.hosts, alpha: each_alpha, margin: margin)
+        decision, reason = decide(ci, margin, design.hosts, exact: !caveats.include?(:few_constant)) do
+          FurtherBatches.for_design(log_ratio: d, components: design.components, hosts: design.hosts, alpha: each_alpha, margin: margin)
         end
-        {ratio: Math.exp(d), ci: ci, confidence: 1 - each_alpha, p_value: p_value,
+        {ratio: Math.exp(d), ci: ci, confidence: 1 - each_alpha, p_value: p_value, caveats: caveats.freeze,
          p_adjusted: [p_value * tests, 1.0].min, decision: decision, reason: reason, df: df, hosts: design.strata,
-         heterogeneity: design.strata && Strata.heterogeneity(contrast, alpha: alpha, tests: tests)}
+         heterogeneity: design.strata && Strata.heterogeneity(contrast, alpha: alpha, tests: tests, paired: design.paired)}
       end
 
       # The decision and its reason; the block estimates the batches still needed when inconclusive. An
       # interval that lies within the margin is equivalent even when it excludes 1.0: the difference is
-      # then real but smaller than what the margin says matters.
-      def decide(ci, margin, hosts = 1)
+      # then real but smaller than what the margin says matters. exact: false for a point interval from
+      # too few constant batches, which decides nothing.
+      def decide(ci, margin, hosts = 1, exact: true)
         lo, hi = ci
         band = format("±%g%%", (margin * 100).round(2))
         shown = format("[%s, %s]", number(lo), number(hi))
+        unless exact
+          return [:inconclusive, "the values are constant on both sides but over fewer than #{ZERO_SPREAD_MIN} batches, " \
+            "too few to take as exact; #{ZERO_SPREAD_MIN} or more batches per runtime would decide it"]
+        end
         if margin.positive? && within?(lo, hi, margin)
           smaller = (lo > 1.0 || hi < 1.0) ? " (a real difference, smaller than the margin)" : ""
           return [:equivalent, "the interval #{shown} lies within #{band}#{smaller}"]

@@ -1,12 +1,12 @@
 # Everything a reporter shows, computed once by Analysis#analyze: the run's metadata, cells (items of a
 # benchmark-ips file among them) and trials (the recorded ones, and one per item of a batch), per-cell
 # summaries, comparisons with verdicts, the sections (HTTP, sweeps, YJIT memory, profiles, GVL traces,
-# gem sets, warnings) and the figures (what each picture shows, with its axes). Reporters only format
-# it; nothing here computes statistics.
+# gem sets, warnings), the figures (what each picture shows, with its axes) and the sections as tables
+# every format renders alike (Section). Reporters only format it; nothing here computes statistics.
 module Rubyrig
   class Analysis
     Report = Struct.new(:run, :cells, :trials, :item_trials, :primary, :summaries, :comparisons, :http, :sweeps,
-      :yjit_memory, :profiles, :traces, :warnings, :figures, :gem_sets, keyword_init: true) do
+      :yjit_memory, :profiles, :traces, :warnings, :figures, :gem_sets, :sections, keyword_init: true) do
       def baseline = run.baseline
 
       # The workload's primary metric: the first of its candidates that its batches measured.
@@ -38,6 +38,9 @@ module Rubyrig
           [workload, params, group.sort_by { |c| (c.runtime == baseline) ? 0 : 1 }]
         end
       end
+
+      # The sections with something to show, in the registry's order.
+      def shown_sections = sections.to_a.reject(&:empty?)
 
       def failed_trials = trials.reject(&:ok?)
 

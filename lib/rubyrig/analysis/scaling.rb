@@ -10,8 +10,16 @@ module Rubyrig
 
       # One row of a sweep: the parameter value and, per runtime, a Point.
       Row = Struct.new(:value, :cells, keyword_init: true)
-      # One runtime at one value: median and, against the first value, ratio, interval, test and verdict.
-      Point = Struct.new(:median, :n, :ratio, :ci, :confidence, :p_adjusted, :verdict, :reason, keyword_init: true)
+      # One runtime at one value: median, batch count and the Comparison against the first value (nil at
+      # the first value).
+      Point = Struct.new(:median, :n, :comparison, keyword_init: true) do
+        def ratio = comparison&.ratio
+
+        def to_h = {median: median, n: n}.merge(COMPARISON_FIELDS.to_h { |f| [f, comparison&.public_send(f)] })
+      end
+      # What a sweep point shows of its comparison in JSON, beside its median.
+      COMPARISON_FIELDS = %i[ratio ci confidence p_value p_adjusted verdict reason method_name margin baseline_n hosts heterogeneity
+        paired caveats appearance].freeze
       # A table for one workload, one swept parameter and fixed values of the other parameters.
       Table = Struct.new(:workload, :param, :fixed, :metric, :runtimes, :rows, keyword_init: true)
       # Speed and memory of one yjit-mem setting.
@@ -62,19 +70,18 @@ module Rubyrig
         family = runtimes.product(values.drop(1)).map do |runtime, value|
           base = summary(cells, runtime, param, values.first, metric)
           other = summary(cells, runtime, param, value, metric)
-          {runtime: runtime, value: value, base: base&.values.to_a, other: other&.values.to_a,
-           base_hosts: base&.hosts.to_a, other_hosts: other&.hosts.to_a}
+          {runtime: runtime, baseline: runtime, workload: workload, params: fixed, other: "#{param}=#{value}",
+           reference: "#{param}=#{values.first}", base: base&.values.to_a, other_values: other&.values.to_a,
+           base_hosts: base&.hosts.to_a, other_hosts: other&.hosts.to_a, base_rounds: base&.rounds.to_a, other_rounds: other&.rounds.to_a}
         end
         decision = @report.run.decision
-        decided = Contrasts.decide(family, definition: Metrics.fetch(metric), alpha: @alpha, margin: decision.margin(metric),
-          looks: decision.looks)
-        contrasts = family.zip(decided).to_h { |c, d| [[c[:runtime], c[:value]], d] }
+        decided = Contrasts.decide(family, metric: metric, alpha: @alpha, margin: decision.margin(metric), looks: decision.looks)
+        contrasts = family.zip(decided).to_h { |c, d| [[c[:runtime], c[:other]], d] }
         rows = values.map do |value|
           Row.new(value: value, cells: runtimes.to_h do |runtime|
             here = samples(cells, runtime, param, value, metric)
-            d = contrasts[[runtime, value]]
-            [runtime, Point.new(median: here.empty? ? nil : Stats.median(here), n: here.size, ratio: d&.ratio, ci: d&.ci,
-              confidence: d&.confidence, p_adjusted: d&.p_adjusted, verdict: d&.verdict, reason: d&.reason).freeze]
+            [runtime, Point.new(median: here.empty? ? nil : Stats.median(here), n: here.size,
+              comparison: contrasts[[runtime, "#{param}=#{value}"]]).freeze]
           end).freeze
         end
         Table.new(workload: workload, param: param, fixed: fixed, metric: metric, runtimes: runtimes, rows: rows).freeze

@@ -1,17 +1,22 @@
 # What a reader should distrust in a report, one line each with what to do: lines of trials.jsonl that
-# were not trials, too few or failed batches, batches that vary a lot, a busy host, GVL metrics on some
-# runtimes only, comparisons that could not be made, shards missing from a merge, hosts that disagree,
-# and the warnings the runtimes and batches carried themselves.
+# were not trials, too few or failed batches, batches that vary a lot or have heavy tails, a busy host,
+# GVL metrics on some runtimes only, comparisons that could not be made, metrics that appeared from zero,
+# comparisons at the edges of the test (unequal batch counts, counts that barely varied, constant values
+# from too few batches), shards missing from a merge, hosts that disagree, and the warnings the runtimes
+# and batches carried themselves.
 module Rubyrig
   class Analysis
     class Warnings
       CV_LIMIT = 0.05
-      # Below this many batches per cell, intervals are very wide (2 batches leave the t test 1 to 2
-      # degrees of freedom).
-      MIN_BATCHES = 3
       # A correction that asks a difference to be this many standard errors away from 1.0 before it is
       # called makes only very large changes visible.
       HIGH_CRITICAL_T = 4.0
+      # A batch whose log value lies this many robust standard deviations (1.4826 x the median absolute
+      # deviation of the logs, at least TAIL_FLOOR) from the median marks a heavy tail.
+      TAIL_SDS = 5.0
+      TAIL_FLOOR = 0.01
+      # Heavy tails are looked for from this many batches in a cell.
+      TAIL_MIN_BATCHES = 5
 
       # report: the core Report (cells, trials, summaries, comparisons); http: HttpDerived's result;
       # skipped: one line per line of trials.jsonl that could not be read as a trial (Store#read_trials).
@@ -24,7 +29,8 @@ module Rubyrig
 
       def list
         run = @report.run
-        lines = @skipped + shards(run) + few_batches + failed + variation + host(run) + disagreeing_hosts + gvl + not_compared + strict_corrections
+        lines = @skipped + shards(run) + few_batches + failed + variation + heavy_tails + host(run) + disagreeing_hosts + gvl +
+          appeared + not_compared + edges + strict_corrections
         lines.concat(run.runtimes.values.flat_map { |r| r["warnings"] || [] })
         lines.concat(@report.trials.flat_map { |t| (t.warnings || []).map { |w| "#{t.cell_key}: #{w}" } })
         lines.uniq
@@ -38,8 +44,8 @@ module Rubyrig
 
       # One line when every short cell has the same count, else one line per cell.
       def few_batches
-        short = cells.map { |c| [c, ok(c).size] }.select { |_, n| n < MIN_BATCHES }
-        advice = "statistics need #{MIN_BATCHES} or more (--batches)"
+        short = cells.map { |c| [c, ok(c).size] }.select { |_, n| n < Inference::MIN_BATCHES }
+        advice = "statistics need #{Inference::MIN_BATCHES} or more (--batches)"
         counts = short.map(&:last).uniq
         if short.size > 1 && counts.size == 1
           n = counts.first
@@ -76,6 +82,24 @@ module Rubyrig
         end
         noisy.map do |cell, label, cv|
           format("%s: %s varies a lot between batches (CV %.1f%% > %d%%); %s", cell.key, label, cv * 100, limit, advice)
+        end
+      end
+
+      # A cell whose primary metric has a batch far out in the tail: one slow batch widens the interval
+      # more than it moves the estimate, so the test loses power (docs/statistics.md, heavy tails).
+      def heavy_tails
+        cells.filter_map do |cell|
+          summary = @report.summary(cell.key, @report.primary_metric(cell.workload))
+          next unless summary && summary.n >= TAIL_MIN_BATCHES && summary.values.all?(&:positive?)
+          logs = summary.values.map { |v| Math.log(v) }
+          middle = Stats.median(logs)
+          spread = [1.4826 * Stats.median(logs.map { |l| (l - middle).abs }), TAIL_FLOOR].max
+          far = summary.values.select { |v| (Math.log(v) - middle).abs > TAIL_SDS * spread }
+          next if far.empty?
+          format("%s: %d of %d batches lie far from the others on %s (%s the median); such heavy tails make the interval wide: " \
+            "look at those batches' logs for what disturbed them, keep the host quiet (--cpus) or add batches",
+            cell.key, far.size, summary.n, Metrics.fetch(summary.metric).label,
+            far.map { |v| format("%.2fx", v / Math.exp(middle)) }.join(", "))
         end
       end
 
@@ -151,12 +175,34 @@ module Rubyrig
           end.uniq
       end
 
+      # A metric that was 0 in every batch on one side and not on the other: its verdict and counts.
+      def appeared
+        @report.comparisons.select { |c| c.appearance }.map do |c|
+          "#{where(c)}: #{Metrics.fetch(c.metric).label} #{c.verdict} against #{c.baseline}: #{c.reason}"
+        end
+      end
+
+      # Comparisons that met an edge of the test (Inference::CAVEATS), one line per edge with the
+      # comparisons it concerns (the first few named).
+      def edges
+        Inference::CAVEATS.filter_map do |caveat, text|
+          hit = @report.comparisons.select { |c| c.caveats.to_a.include?(caveat) }
+          next if hit.empty?
+          named = hit.first(3).map { |c| "#{where(c)} #{Metrics.fetch(c.metric).label}" }
+          more = (hit.size > 3) ? " and #{hit.size - 3} more" : ""
+          "#{text}: #{named.join("; ")}#{more}"
+        end
+      end
+
+      def where(c) = "#{c.runtime} | #{c.workload}#{" | #{Experiment::Cell.new(params: c.params).params_label}" unless c.params.empty?}"
+
       # A speed comparison that could not be made (a zero rate, no batches) is said out loud.
       def not_compared
         runtime = @report.comparisons.select { |c| c.verdict == Verdict::NOT_COMPARED && Metrics.fetch(c.metric).speed? }
           .map { |c| "#{c.runtime} | #{c.workload}#{" | #{Experiment::Cell.new(params: c.params).params_label}" unless c.params.empty?}: #{Metrics.fetch(c.metric).label} not compared: #{c.reason}" }
-        modes = @http.connection_modes.select { |c| c.verdict == Verdict::NOT_COMPARED }.map do |c|
-          "#{c.runtime} | #{c.workload}: #{c.mode} against #{c.reference} not compared: #{c.reason}"
+        contrasts = @http.connection_modes + @http.rails_overhead.map(&:comparison)
+        modes = contrasts.reject(&:compared?).map do |c|
+          "#{c.runtime} | #{c.workload}: #{c.other} against #{c.reference} not compared: #{c.reason}"
         end
         runtime + modes
       end

@@ -58,7 +58,7 @@ module Rubyrig
         end
         opts.on("--max-batches N", Integer, "with --until decided: at most N batches per cell (default: 30)") { |n| into["max_batches"] = n }
         opts.on("--max-time DURATION", "with --until decided: add no round after DURATION, e.g. 30m or 1h30m (default: no limit)") { |d| into["max_time"] = d }
-        opts.on("--fail-if CONDITION", "exit 3 when a primary comparison is slower, slower:5% (slower by more than 5%) or inconclusive (repeatable; default: never)") do |c|
+        opts.on("--fail-if CONDITION", "exit 3 when a primary comparison is slower, slower:5% (slower by more than 5%) or inconclusive, or appeared:METRIC (it was 0 on the baseline); errors that appear fail any gate (repeatable; default: never)") do |c|
           @gate << Analysis::Gate.parse(c)
         end
       end

@@ -1,5 +1,6 @@
 # Expands an experiment into cells and batches, in a seeded random interleaved order: each round runs
-# every cell once, shuffled, so that drift on the host spreads evenly over the runtimes. A trace or a
+# every cell once, so that drift on the host spreads evenly over the runtimes, and every cell takes
+# every position in a round equally often, so that an effect of running first or second cancels. A trace or a
 # profile adds one diagnostic batch per cell after the measured rounds; those are never in statistics.
 # A shard's plan has every cell, its share of the rounds, its own seed and batch numbers that no other
 # shard of the run uses, so that merged shards keep unique batch ids.
@@ -35,7 +36,7 @@ module Rubyrig
         rng = Random.new(seed)
         batches = (1..rounds).flat_map do |round|
           number = first + round - 1
-          cells.shuffle(random: rng).map do |cell|
+          round_order(cells, seed, round).map do |cell|
             Batch.new(id: "c#{cell.index}-b#{number}", cell: cell, number: number, round: round, shard: shard&.index).freeze
           end
         end
@@ -48,6 +49,16 @@ module Rubyrig
           end
         end
         new(cells, batches, seed)
+      end
+
+      # The cells in the order round `round` runs them: each block of as many rounds as there are cells
+      # takes one order shuffled with a generator seeded from the seed and the block, rotated by one cell
+      # a round, so that within a block every cell runs once in every position (with two cells, the
+      # rounds alternate AB and BA). A cell that always ran second would carry a warm-cache or
+      # cool-CPU effect of its position into its comparison (docs/statistics.md, "A position effect").
+      def self.round_order(cells, seed, round)
+        block, offset = (round - 1).divmod([cells.size, 1].max)
+        cells.shuffle(random: Random.new(seed.to_i * 1009 + block)).rotate(offset)
       end
 
       # The plan exactly as recorded in a run's metadata.
@@ -76,12 +87,12 @@ module Rubyrig
       def rounds = batches.reject(&:diagnostic).map(&:round).max || 0
 
       # The plan with measured rounds added up to `to_round` (--until decided), each round every cell
-      # once in an order shuffled with a generator seeded from the run's seed and the round, so that the
-      # same run gets the same order; diagnostic batches stay last.
+      # once in the order `round_order` gives, so that the same run gets the same order and positions
+      # stay balanced; diagnostic batches stay last.
       def extended(to_round)
         measured, diagnostic = batches.partition { |b| b.diagnostic.nil? }
         added = ((rounds + 1)..to_round).flat_map do |round|
-          cells.shuffle(random: Random.new(seed.to_i * 1009 + round)).map do |cell|
+          Plan.round_order(cells, seed, round).map do |cell|
             Batch.new(id: "c#{cell.index}-b#{round}", cell: cell, number: round, round: round).freeze
           end
         end

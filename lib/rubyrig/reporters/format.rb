@@ -11,8 +11,39 @@ module Rubyrig
         when "B" then bytes(number)
         when "1/s" then "#{significant(number)}/s"
         when "fraction" then percent(number)
+        when "µs" then format("%.0f µs", number * 1e6)
+        when "pp" then format("%+.1f pp", number * 100)
         else significant(number)
         end
+      end
+
+      # A section table's value as text by its column's unit (Analysis::Section). verdict: how the
+      # format shows a verdict word; code: how it shows a name (a profile frame's).
+      def cell(value, unit, verdict: ->(word) { word }, code: ->(name) { name })
+        case unit
+        when "text", "code", "path" then value.to_s
+        when "params" then params(value.to_h)
+        when "count" then value.nil? ? "n/a" : value.to_s
+        when "share" then value ? "#{percent(value.share)} #{code.call(value.name)}" : ""
+        when "ratio" then comparison_ratio(value)
+        when "p" then value&.ratio ? p_value(value.p_adjusted) : ""
+        when "verdict" then value ? verdict.call(value.verdict) : ""
+        else estimate(value, unit, verdict)
+        end
+      end
+
+      # A Comparison's ratio and interval, "n/a" when it has none, "" without a Comparison (a baseline).
+      def comparison_ratio(c)
+        return "" unless c
+        c.ratio ? "#{ratio(c.ratio)} #{ci(c.ci)}" : "n/a"
+      end
+
+      # A number, or an Estimate: "40.00/s [39.50/s, 40.20/s]", and in a sweep its ratio, interval and verdict.
+      def estimate(value, unit, verdict)
+        return value(value, unit) unless value.is_a?(Analysis::Section::Estimate)
+        text = with_interval(value.value, value.ci, unit)
+        c = value.comparison
+        c&.ratio ? "#{text} #{ratio(c.ratio)} #{ci(c.ci)} #{verdict.call(c.verdict)}" : text
       end
 
       def seconds(s)
@@ -67,7 +98,7 @@ module Rubyrig
         (p < 0.001) ? "<0.001" : format("%.3f", p)
       end
 
-      def params(hash) = hash.empty? ? "" : hash.map { |k, v| "#{k}=#{v}" }.join(" ")
+      def params(hash) = Analysis::Section.params_text(hash)
 
       # One host's side of a comparison: "1.102x [1.050, 1.160]", or why the host was left out.
       def host_ratio(stratum) = stratum.used? ? "#{ratio(stratum.ratio)} #{ci(stratum.ci)}" : stratum.reason
@@ -79,22 +110,6 @@ module Rubyrig
         return text unless h.disagree
         text + ((h.odd_hosts.size == 1) ? "; odd host: #{h.odd_hosts.first}" : "; each host's ratio counts, not the combined one")
       end
-
-      # "ratio to system, 98.3% interval (Welch t on log values, Bonferroni over 3 comparisons),
-      # equivalent within ±2%": how the comparisons of one table were decided; nil without any.
-      def method_line(comparisons, baseline)
-        decided = comparisons.find(&:confidence)
-        return nil unless decided
-        "ratio to #{baseline}, #{level(decided.confidence)} interval (#{decided.method_name}), equivalent within ±#{percent_plain(decided.margin)}"
-      end
-
-      # 0.95 => "95%", 0.9875 => "98.75%", 0.99375 => "99.38%".
-      def level(confidence) = "#{format("%.2f", confidence * 100).sub(/\.?0+\z/, "")}%"
-
-      def percent_plain(fraction) = "#{format("%.2f", fraction * 100).sub(/\.?0+\z/, "")}%"
-
-      # A Gemfile by its folder: "/x/workloads/sidekiq-noop/Gemfile" => "sidekiq-noop/Gemfile".
-      def gemfile(path) = path ? File.join(File.basename(File.dirname(path)), File.basename(path)) : "n/a"
     end
   end
 end

@@ -1,6 +1,6 @@
-# Renders a report as JSON for machines: run metadata, per-cell summaries, comparisons, and every
-# section of the report (HTTP, sweeps, YJIT memory, profiles, GVL traces, gem sets, the figures with
-# their axes) and the warnings.
+# Renders a report as JSON for machines: run metadata, per-cell summaries, comparisons, every
+# section's data (Analysis::Section: HTTP, sweeps, YJIT memory, profiles, GVL traces, gem sets), the
+# figures with their axes, and the warnings.
 require "json"
 
 module Rubyrig
@@ -25,26 +25,15 @@ module Rubyrig
           },
           "batches" => {"total" => @report.trials.size, "failed" => @report.failed_trials.size},
           "primary_metrics" => @report.primary,
-          "summaries" => @report.summaries.map { |s| stringify(s.to_h.except(:values, :hosts)) },
-          "comparisons" => @report.comparisons.map { |c| Analysis::Figures.plain(c) },
-          "http" => @report.http.to_h,
-          "sweeps" => @report.sweeps.map { |t| sweep(t) },
-          "yjit_memory" => @report.yjit_memory.map { |r| stringify(r.to_h) },
-          "profiles" => @report.profiles.map { |g| stringify(g.to_h) },
-          "traces" => @report.traces.map { |t| stringify(t.to_h) },
-          "gem_sets" => @report.gem_sets.to_a.map(&:to_h),
+          "summaries" => @report.summaries.map { |s| stringify(s.to_h.except(:values, :hosts, :rounds)) },
+          "comparisons" => @report.comparisons.map { |c| Analysis::Figures.plain(c) }
+        }.merge(*@report.sections.map(&:data)).merge(
           "figures" => @report.figures.to_h.transform_keys(&:to_s),
           "warnings" => @report.warnings
-        }
+        )
       end
 
       private
-
-      def sweep(table)
-        stringify(table.to_h.except(:rows)).merge(
-          "rows" => table.rows.map { |row| {"value" => row.value, "cells" => row.cells.transform_values { |p| stringify(p.to_h) }} }
-        )
-      end
 
       def stringify(hash) = hash.transform_keys(&:to_s)
     end

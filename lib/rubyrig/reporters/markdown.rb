@@ -1,7 +1,7 @@
 # Renders a report as Markdown ready to paste into a Ruby bug report: environment, how to reproduce,
 # one table per workload with medians, ratios with the intervals decided on, corrected p-values,
-# verdicts and what would decide the inconclusive ones, the other sections, and the numbers of the
-# HTML report's pictures as tables. Every value from the data goes through MarkdownText.
+# verdicts and what would decide the inconclusive ones, then every section's tables (Analysis::Section).
+# Every value from the data goes through MarkdownText.
 require "shellwords"
 require "psych"
 
@@ -9,6 +9,9 @@ module Rubyrig
   module Reporters
     class Markdown
       include MarkdownText
+
+      # Units whose columns hold numbers (right-aligned).
+      NUMERIC = %w[s B 1/s fraction µs pp count p].push("").freeze
 
       def initialize(report)
         @report = report
@@ -22,12 +25,7 @@ module Rubyrig
         @report.groups.group_by(&:first).each do |workload, groups|
           out.concat(workload_table(workload, groups))
         end
-        out.concat(HttpSection.new(@report.http).markdown)
-        @report.sweeps.each { |table| out.concat(scaling_table(table)) }
-        out.concat(yjit_memory(@report.yjit_memory)) unless @report.yjit_memory.empty?
-        FigureTables.new(@report).all.each { |t| out.concat(figure_table(t)) }
-        @report.profiles.each { |group| out.concat(profiles(group)) }
-        out.concat(traces)
+        @report.shown_sections.flat_map(&:tables).each { |table| out.concat(section_table(table)) }
         unless @report.warnings.empty?
           out << "**Warnings**"
           out << ""
@@ -54,10 +52,6 @@ module Rubyrig
           lines << "- #{code(label)}: #{text(r.dig("interpreter", "description"))}#{" (#{extras.join(", ")})" unless extras.empty?}"
         end
         lines << "- #{run.batch_count} batches in a randomized interleaved order (seed #{text(run.seed)}), rubyrig #{text(run.rubyrig_version)}"
-        @report.gem_sets.to_a.each do |g|
-          gems = g.gems_text.empty? ? "" : "#{text(g.gems_text)}; "
-          lines << "- Gem set of #{code(g.runtime)} for #{text(Format.gemfile(g.gemfile))}: #{gems}#{text(g.lockfile_text)}"
-        end
         lines << ""
         lines
       end
@@ -81,7 +75,7 @@ module Rubyrig
         definition = Metrics.fetch(primary)
         memory = Metrics.fetch("peak_rss_bytes")
         compared = groups.flat_map { |_, _, cells| cells.filter_map { |c| @report.comparison(c.runtime, c.workload, c.params, primary) } }
-        method = Format.method_line(compared, code(@report.baseline))
+        method = Analysis::Section.method_line(compared, code(@report.baseline))
         lines = ["**#{text(workload)}**: #{definition.label} (#{definition.higher_is_better ? "higher" : "lower"} is better)" \
           "#{"; #{method}; p corrected the same way" if method}", ""]
         lines << "| params | runtime | n | median | CV | ratio [interval] | p | verdict | peak RSS | RSS ratio |"
@@ -122,76 +116,19 @@ module Rubyrig
         lines
       end
 
-      def scaling_table(table)
-        unit = Metrics.fetch(table.metric).unit
-        fixed = Format.params(table.fixed)
-        lines = ["**Sweep over #{text(table.param)}**: #{text(table.workload)}#{" (#{text(fixed)})" unless fixed.empty?}, " \
-          "#{Metrics.fetch(table.metric).label}, ratio to #{text(table.param)}=#{text(table.rows.first.value)} of the same runtime with the interval, corrected p and verdict of the same method", ""]
-        lines << "| #{text(table.param)} | #{table.runtimes.map { |r| code(r, table: true) }.join(" | ")} |"
-        lines << "|--:|#{"---|" * table.runtimes.size}"
-        table.rows.each do |row|
-          cells = table.runtimes.map do |runtime|
-            point = row.cells[runtime]
-            next "n/a" unless point.median
-            next Format.value(point.median, unit) unless point.ratio
-            "#{Format.value(point.median, unit)} (#{Format.ratio(point.ratio)} #{Format.ci(point.ci)}, p=#{Format.p_value(point.p_adjusted)}, #{point.verdict})"
-          end
-          lines << "| #{text(row.value)} | #{cells.join(" | ")} |"
-        end
-        lines << ""
-        lines
+      # Any section's table: its title (and description), a Markdown table, then its notes as a list.
+      def section_table(table)
+        align = table.columns.map { |c| NUMERIC.include?(c.unit) ? "--:" : "---" }
+        rows = table.rows.map { |row| "| #{table.columns.map { |c| section_cell(row[c.key], c.unit) }.join(" | ")} |" }
+        notes = table.notes.map { |note| "- #{text(note)}" }
+        ["**#{text(table.title)}**#{": #{text(table.description)}" if table.description}", "",
+          "| #{table.columns.map { |c| text(c.label) }.join(" | ")} |", "|#{align.join("|")}|", *rows, ""] + (notes.empty? ? [] : notes + [""])
       end
 
-      def yjit_memory(rows)
-        lines = ["**YJIT memory against speed**", "", "| yjit-mem | workload | speed | peak RSS | code region | YJIT alloc |", "|--:|---|--:|--:|--:|--:|"]
-        rows.each do |r|
-          lines << "| #{r.yjit_mem} MiB | #{text([r.workload, Format.params(r.params)].reject(&:empty?).join(" "))} | " \
-            "#{Format.value(r.speed, Metrics.fetch(r.metric).unit)} | #{Format.bytes(r.peak_rss_bytes)} | " \
-            "#{Format.bytes(r.code_region_bytes)} | #{Format.bytes(r.yjit_alloc_bytes)} |"
-        end
-        lines << ""
-        lines
-      end
-
-      def figure_table(table)
-        align = table.header.each_index.map { |i| table.numeric.include?(i) ? "--:" : "---" }
-        ["**#{text(table.title)}**", "", "| #{table.header.map { |h| text(h) }.join(" | ")} |", "|#{align.join("|")}|"] +
-          table.rows.map { |row| "| #{row.map { |v| text(v) }.join(" | ")} |" } + [""]
-      end
-
-      def profiles(group)
-        runtimes = group.profiles.keys
-        title = [group.workload, Format.params(group.params)].reject(&:empty?).join(", ")
-        lines = ["**Profiles** (#{text(group.profiles.values.first["profiler"])}): #{text(title)}, top frames by self time", ""]
-        lines << "| # | #{runtimes.map { |r| code(r, table: true) }.join(" | ")} |"
-        lines << "|--:|#{"---|" * runtimes.size}"
-        depth = group.top.values.map(&:size).max.to_i
-        (0...depth).each do |i|
-          cells = runtimes.map do |r|
-            f = group.top[r][i]
-            f ? "#{Format.percent(f["self_share"])} #{code(f["name"], table: true)}" : ""
-          end
-          lines << "| #{i + 1} | #{cells.join(" | ")} |"
-        end
-        lines << ""
-        group.growth.each do |runtime, frames|
-          next if frames.empty?
-          lines << "Frames whose share of samples (inclusive) grew most from #{code(@report.baseline)} to #{code(runtime)}:"
-          lines << ""
-          frames.each do |f|
-            lines << format("- %s: %.1f%% → %.1f%% (%+.1f points)", code(f["name"]), f["baseline_share"] * 100, f["share"] * 100, f["delta"] * 100)
-          end
-          lines << ""
-        end
-        lines
-      end
-
-      def traces
-        return [] if @report.traces.empty?
-        lines = ["**GVL traces**: open each file at https://ui.perfetto.dev (Open trace file)", ""]
-        @report.traces.each { |t| t.files.each { |f| lines << "- #{text(t.cell_key)}: #{code(f)}" } }
-        lines << ""
-        lines
+      def section_cell(value, unit)
+        return code(value, table: true) if %w[code path].include?(unit) && value
+        shown = Format.cell(value, unit, code: ->(name) { code(name, table: true) })
+        (unit == "share") ? shown : text(shown)
       end
 
       def ratio_cell(cell, comparison)

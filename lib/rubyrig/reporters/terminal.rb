@@ -1,7 +1,7 @@
 # Renders a report for people at a terminal, in hyperfine's spirit: per workload and parameters, the
 # primary metric and memory for each runtime, the ratio to the baseline with the interval decided on, the
-# corrected p-value, the verdict and what would decide an inconclusive one; then the other sections, the
-# numbers of the HTML report's pictures as tables, and warnings. Colour only when asked for (never when
+# corrected p-value, the verdict and what would decide an inconclusive one; then every section's tables
+# (Analysis::Section), and warnings. Colour only when asked for (never when
 # piped or NO_COLOR); control characters in data are shown as escapes (Printable).
 module Rubyrig
   module Reporters
@@ -22,14 +22,7 @@ module Rubyrig
           lines.concat(group(workload, params, cells))
           lines << ""
         end
-        lines.concat(HttpSection.new(@report.http).terminal { |text, color| paint(text, color) })
-        lines.concat(gem_sets) << "" unless @report.gem_sets.to_a.empty?
-        @report.sweeps.each { |table| lines.concat(scaling_table(table)) << "" }
-        lines.concat(yjit_memory(@report.yjit_memory)) << "" unless @report.yjit_memory.empty?
-        FigureTables.new(@report).all.each { |t| lines.concat(figure_table(t)) << "" }
-        @report.profiles.each { |group| lines.concat(profiles(group)) << "" }
-        traces = trace_files
-        lines.concat(traces) << "" unless traces.empty?
+        @report.shown_sections.flat_map(&:tables).each { |table| lines.concat(section_table(table)) << "" }
         lines.concat(warnings)
         lines.map { |line| Printable.line(line, keep_sgr: @color) }.join("\n") + "\n"
       end
@@ -41,7 +34,7 @@ module Rubyrig
         definition = Metrics.fetch(primary)
         direction = definition.higher_is_better ? "higher is better" : "lower is better"
         title = [workload, Format.params(params)].reject(&:empty?).join(" · ")
-        method = Format.method_line(comparisons(cells, primary), @report.baseline)
+        method = Analysis::Section.method_line(comparisons(cells, primary), @report.baseline)
         out = [paint(title, :bold), "  #{definition.label} (#{direction})#{"; #{method}" if method}"]
         out.concat(table(cells, primary))
         comparisons(cells, primary).select(&:reason).each do |c|
@@ -57,15 +50,6 @@ module Rubyrig
           out.concat(table(cells, metric))
         end
         out
-      end
-
-      def gem_sets
-        lines = ["#{paint("Gem sets", :bold)} (each runtime's own, installed by its bundler)"]
-        @report.gem_sets.each do |g|
-          gems = g.gems_text.empty? ? "" : "#{g.gems_text}; "
-          lines << "    #{g.runtime} · #{Format.gemfile(g.gemfile)}: #{gems}#{g.lockfile_text}"
-        end
-        lines
       end
 
       def comparisons(cells, metric)
@@ -92,65 +76,12 @@ module Rubyrig
         align(rows).map { |line| "    #{line}".rstrip }
       end
 
-      def scaling_table(table)
-        unit = Metrics.fetch(table.metric).unit
-        fixed = Format.params(table.fixed)
-        title = "Sweep over #{table.param} · #{table.workload}#{" · #{fixed}" unless fixed.empty?}"
-        header = [table.param] + table.runtimes
-        rows = table.rows.map do |row|
-          [row.value.to_s] + table.runtimes.map do |runtime|
-            point = row.cells[runtime]
-            next "n/a" unless point.median
-            ratio = point.ratio ? " #{Format.ratio(point.ratio)} #{Format.ci(point.ci)} #{paint(point.verdict, VERDICT_COLORS.fetch(point.verdict, :dim))}" : ""
-            "#{Format.value(point.median, unit)}#{ratio}"
-          end
-        end
-        [paint(title, :bold), "  #{Metrics.fetch(table.metric).label}; ratio to #{table.param}=#{table.rows.first.value} of the same runtime, interval and verdict"] +
-          align([header] + rows).map { |line| "    #{line}".rstrip }
-      end
-
-      def yjit_memory(rows)
-        header = ["yjit-mem", "workload", "speed", "peak RSS", "code region", "YJIT alloc"]
-        body = rows.map do |r|
-          ["#{r.yjit_mem} MiB", [r.workload, Format.params(r.params)].reject(&:empty?).join(" "),
-            Format.value(r.speed, Metrics.fetch(r.metric).unit), Format.bytes(r.peak_rss_bytes),
-            Format.bytes(r.code_region_bytes), Format.bytes(r.yjit_alloc_bytes)]
-        end
-        [paint("YJIT memory against speed", :bold)] + align([header] + body).map { |line| "    #{line}".rstrip }
-      end
-
-      def figure_table(table)
-        [paint(table.title, :bold)] + align([table.header] + table.rows).map { |line| "    #{line}".rstrip }
-      end
-
-      def profiles(group)
-        title = [group.workload, Format.params(group.params)].reject(&:empty?).join(" · ")
-        profiler = group.profiles.values.first["profiler"]
-        runtimes = group.profiles.keys
-        depth = group.top.values.map(&:size).max
-        rows = (0...depth).map do |i|
-          runtimes.map do |runtime|
-            frame = group.top[runtime][i]
-            frame ? "#{Format.percent(frame["self_share"]).rjust(6)} #{frame["name"][0, 40]}" : ""
-          end
-        end
-        out = [paint("Profiles (#{profiler}, top frames by self time) · #{title}", :bold)]
-        out.concat(align([runtimes] + rows).map { |line| "    #{line}".rstrip })
-        group.growth.each do |runtime, frames|
-          next if frames.empty?
-          out << "  grew most from #{@report.baseline} to #{runtime} (share of samples, inclusive):"
-          frames.each do |f|
-            out << format("    %+6.1f pp  %5.1f%% -> %5.1f%%  %s", f["delta"] * 100, f["baseline_share"] * 100, f["share"] * 100, f["name"])
-          end
-        end
-        out
-      end
-
-      def trace_files
-        return [] if @report.traces.empty?
-        out = [paint("GVL traces", :bold) + " (open each file at https://ui.perfetto.dev with \"Open trace file\")"]
-        @report.traces.each { |t| t.files.each { |file| out << "    #{t.cell_key}: #{file}" } }
-        out
+      # Any section's table: its title (and description), the columns aligned, then its notes.
+      def section_table(table)
+        verdict = ->(word) { paint(word, VERDICT_COLORS.fetch(word, :dim)) }
+        rows = table.rows.map { |row| table.columns.map { |c| Format.cell(row[c.key], c.unit, verdict: verdict) } }
+        ["#{paint(table.title, :bold)}#{" (#{table.description})" if table.description}"] +
+          align([table.columns.map(&:label)] + rows).map { |line| "    #{line}".rstrip } + table.notes.map { |note| "  #{note}" }
       end
 
       def comparison_text(cell, comparison)

@@ -105,7 +105,7 @@ module Rubyrig
 
       def decision
         given = @hash["decision"] || {}
-        Decision.new(equivalence: given["equivalence"] || 0.02, equivalence_by_metric: given["equivalence_by_metric"] || {},
+        Decision.new(equivalence: given["equivalence"] || Experiment::Decision::DEFAULT_EQUIVALENCE, equivalence_by_metric: given["equivalence_by_metric"] || {},
           until_decided: given["until"] == "decided", max_batches: given["max_batches"], max_time_s: given["max_time_s"],
           looks: given["looks"] || 1).freeze
       end

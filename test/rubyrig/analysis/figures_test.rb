@@ -11,7 +11,7 @@ class FiguresTest < Minitest::Test
     assert_equal %w[iterations_per_s peak_rss_bytes], plots.map(&:metric)
     plot = plots.first
     assert_equal "base", plot.baseline
-    assert_in_delta Rubyrig::Analysis::Verdict::DEFAULT_MARGIN, plot.margin
+    assert_in_delta Rubyrig::Experiment::Decision::DEFAULT_EQUIVALENCE, plot.margin
     assert_equal ["fast"], plot.rows.map(&:runtime)
     assert plot.axis.log
     assert_operator plot.axis.min, :<=, plot.rows.first.ci.first

@@ -1,5 +1,5 @@
 # Tests the HTTP-only figures on hand-made trials: connection modes against keepalive, and the Rails
-# overhead per request (1/rails - 1/rack) with its bootstrap interval.
+# overhead per request (1/rails - 1/rack), both through the one verdict pipeline.
 require "test_helper"
 
 class HttpDerivedTest < Minitest::Test
@@ -64,7 +64,7 @@ class HttpDerivedTest < Minitest::Test
     derived = derive(trials({0 => [10_000, 10_100, 9_900, 10_050, 9_950], 1 => [6_000, 6_100, 5_900, 6_050, 5_950], 2 => [1_000] * 5}))
     contrast = derived.connection_modes.first
     assert_equal 1, derived.connection_modes.size
-    assert_equal "close", contrast.mode
+    assert_equal "close", contrast.other
     assert_equal "keepalive", contrast.reference
     assert_in_delta 0.6, contrast.ratio, 0.01
     assert_operator contrast.ci[1], :<, 1.0
@@ -75,12 +75,15 @@ class HttpDerivedTest < Minitest::Test
   def test_rails_overhead_is_the_difference_of_time_per_request
     derived = derive(trials({0 => [10_000, 10_000, 12_500, 8_000], 1 => [5_000] * 4, 2 => [1_000, 1_250, 800, 1_000]}))
     overhead = derived.rails_overhead.first
-    rails_s = [1 / 1000.0, 1 / 1250.0, 1 / 800.0, 1 / 1000.0].sum / 4
-    rack_s = [1 / 10_000.0, 1 / 10_000.0, 1 / 12_500.0, 1 / 8_000.0].sum / 4
+    geomean = ->(rates) { Math.exp(rates.sum { |r| Math.log(r) } / rates.size) }
+    rails_s = 1 / geomean.call([1000.0, 1250.0, 800.0, 1000.0])
+    rack_s = 1 / geomean.call([10_000.0, 10_000.0, 12_500.0, 8_000.0])
     assert_in_delta rails_s - rack_s, overhead.overhead_s, 1e-12
-    assert_equal RAILS, overhead.rails_workload
-    assert_equal RACK, overhead.rack_workload
-    assert_equal "keepalive", overhead.params["connection"]
+    c = overhead.comparison
+    assert_equal [RAILS, RACK], [c.other, c.reference]
+    assert_equal "keepalive", c.params["connection"]
+    assert_equal "slower", c.verdict, "the Rails app serves fewer requests/s than its Rack twin"
+    assert_in_delta rack_s * (1 / c.ratio - 1), overhead.overhead_s, 1e-12
     assert_operator overhead.ci[0], :<=, overhead.overhead_s
     assert_operator overhead.ci[1], :>=, overhead.overhead_s
     assert_operator overhead.ci[0], :>, 0
@@ -88,7 +91,19 @@ class HttpDerivedTest < Minitest::Test
 
   def test_overhead_needs_the_same_server_settings
     derived = derive(trials({1 => [5_000] * 3, 2 => [1_000] * 3}))
-    assert_empty derived.rails_overhead, "close (rack) must not be paired with keepalive (rails)"
+    pairs = derived.rails_overhead.map(&:comparison)
+    assert_equal ["keepalive"], pairs.map { |c| c.params["connection"] }, "close (rack) must not be paired with keepalive (rails)"
+    assert_equal [3, 0], [pairs[0].n, pairs[0].baseline_n], "the keepalive Rack app ran no batch: counted, not dropped"
+    assert_equal "not compared", pairs[0].verdict
+  end
+
+  def test_a_zero_rate_batch_leaves_the_overhead_not_compared_and_says_so
+    report = analyze(trials({0 => [10_000, 10_100, 9_900, 10_050], 2 => [1_000, 0, 1_050, 980]}))
+    overhead = report.http.rails_overhead.fetch(0)
+    assert_equal [4, 4], [overhead.comparison.n, overhead.comparison.baseline_n], "every batch counts"
+    assert_equal "not compared", overhead.comparison.verdict
+    assert_nil overhead.overhead_s
+    assert(report.warnings.any? { |w| w.include?("#{RAILS} against #{RACK} not compared: a batch reported 0.0") }, report.warnings.inspect)
   end
 
   def test_batches_with_errors_are_counted_per_cell
@@ -103,9 +118,9 @@ class HttpDerivedTest < Minitest::Test
     report = Rubyrig::Analysis.new.analyze(meta: meta,
       trials: trials({0 => [10_000, 10_100, 9_900, 10_050, 9_950], 1 => [6_000, 6_100, 5_900, 6_050, 5_950], 2 => [1_000] * 5}, status: "ok_with_errors"))
     text = Rubyrig::Reporters::Terminal.new(report).render
-    assert_match(/close 0\.\d+x \[0\.\d+, 0\.\d+\] p=\S+ slower \(keepalive faster\)/, text)
-    assert_match(/Rails overhead per request.*\n.*system \| processes=1 threads=1 connection=keepalive connections=8: 9\d\d µs/, text)
-    assert_match(/1 of 5 batches ok with errors/, text)
+    assert_match(/close\s+0\.\d+x \[0\.\d+, 0\.\d+\]\s+\S+\s+slower\s+keepalive faster/, text)
+    assert_match(/Rails overhead per request.*\n.*\n\s+system\s+processes=1 threads=1 connection=keepalive connections=8\s+9\d\d µs \[\d+ µs, \d+ µs\]\s+slower/, text)
+    assert_match(/system · builtin:rack-hello · processes=1 threads=1 connections=8 connection=close\s+5\s+1\s/, text, "1 of 5 batches ok with errors")
     markdown = Rubyrig::Reporters::Markdown.new(report).render
     assert_match(/\*\*Rails overhead per request\*\*/, markdown)
     assert_match(/\| close \| 0\.\d+x/, markdown)

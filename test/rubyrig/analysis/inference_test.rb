@@ -103,29 +103,39 @@ class InferenceTest < Minitest::Test
     assert_match(/more than #{Inference::BATCHES_CAP} more batches per runtime would be needed\z/o, wide.reason)
   end
 
-  def test_batches_needed_is_the_first_count_whose_interval_decides
+  # Both conditions of the estimate at n + k batches per side: the interval widened by t(0.8) standard
+  # errors decides, and a fresh run's estimate (normal around d, variance se0^2 + se_k^2) decides with
+  # a chance of at least 0.8.
+  def sized?(d, sd, n, k, alpha, margin)
+    df = Stats.welch_df(sd**2, n + k, sd**2, n + k)
+    se = Math.sqrt(2 * sd**2 / (n + k))
+    half = Stats.t_quantile(1 - alpha / 2, df) * se
+    wide = half + Stats.t_quantile(Rubyrig::Analysis::FurtherBatches::POWER, df) * se
+    Inference.decides?(Math.exp(d - wide), Math.exp(d + wide), margin) &&
+      Rubyrig::Analysis::FurtherBatches.decide_chance(d, half, Math.sqrt(2 * sd**2 / n + se**2), margin) >= Rubyrig::Analysis::FurtherBatches::POWER
+  end
+
+  def test_batches_needed_is_the_first_count_sized_for_most_fresh_runs
     sd = 0.05
-    alpha = 0.05
-    margin = 0.02
-    k = Inference.batches_needed(log_ratio: 0.0, sd_base: sd, n_base: 3, sd_other: sd, n_other: 3, alpha: alpha, margin: margin)
-    half = lambda do |n|
-      Stats.t_quantile(1 - alpha / 2, Stats.welch_df(sd**2, n, sd**2, n)) * Math.sqrt(2 * sd**2 / n)
-    end
-    # Equivalence binds first at log(1.02); with normal quantiles n would be about 50.
-    assert_operator Math.exp(half.call(3 + k)), :<=, 1 + margin
-    assert_operator Math.exp(half.call(3 + k - 1)), :>, 1 + margin
-    assert_includes 45..55, 3 + k
-    # A clear difference: already decided, and a true ratio of 1 with no margin: never.
-    assert_equal 0, Inference.batches_needed(log_ratio: 0.5, sd_base: sd, n_base: 3, sd_other: sd, n_other: 3, alpha: alpha, margin: margin)
-    assert_nil Inference.batches_needed(log_ratio: 0.0, sd_base: sd, n_base: 3, sd_other: sd, n_other: 3, alpha: alpha, margin: 0, cap: 500)
+    k = Rubyrig::Analysis::FurtherBatches.of(log_ratio: 0.0, sd_base: sd, n_base: 3, sd_other: sd, n_other: 3, alpha: 0.05, margin: 0.02)
+    assert sized?(0.0, sd, 3, k, 0.05, 0.02)
+    refute sized?(0.0, sd, 3, k - 1, 0.05, 0.02)
+    # A true ratio of 1 with no margin can never be decided: the answer is "more than the cap".
+    assert_nil Rubyrig::Analysis::FurtherBatches.of(log_ratio: 0.0, sd_base: sd, n_base: 3, sd_other: sd, n_other: 3, alpha: 0.05, margin: 0, cap: 500)
   end
 
   def test_batches_needed_finds_a_difference_to_call
-    # d = 0.05 with sd 0.1: |d| must beat t * 0.1 * sqrt(2 / n), about n = 33 with normal quantiles.
-    k = Inference.batches_needed(log_ratio: 0.05, sd_base: 0.1, n_base: 5, sd_other: 0.1, n_other: 5, alpha: 0.05, margin: 0.0)
-    half = ->(n) { Stats.t_quantile(0.975, 2.0 * (n - 1)) * 0.1 * Math.sqrt(2.0 / n) }
-    assert_operator half.call(5 + k), :<, 0.05
-    assert_operator half.call(5 + k - 1), :>=, 0.05
+    k = Rubyrig::Analysis::FurtherBatches.of(log_ratio: 0.05, sd_base: 0.1, n_base: 5, sd_other: 0.1, n_other: 5, alpha: 0.05, margin: 0.0)
+    assert sized?(0.05, 0.1, 5, k, 0.05, 0.0)
+    refute sized?(0.05, 0.1, 5, k - 1, 0.05, 0.0)
+    # With normal quantiles, |d| = (1.96 + 0.84) * 0.1 * sqrt(2 / n) at about n = 63: the second condition asks more.
+    assert_operator 5 + k, :>=, 60
+  end
+
+  def test_the_chance_of_deciding_adds_both_tails_and_the_margin
+    assert_in_delta 2 * Stats.normal_cdf(-1.0), Rubyrig::Analysis::FurtherBatches.decide_chance(0.0, 1.0, 1.0, 0.0), 1e-12
+    inside = Stats.normal_cdf((Math.log(1.02) - 0.001) / 0.002) - Stats.normal_cdf((Math.log(0.98) + 0.001) / 0.002)
+    assert_in_delta 2 * Stats.normal_cdf(-0.5) + inside, Rubyrig::Analysis::FurtherBatches.decide_chance(0.0, 0.001, 0.002, 0.02), 1e-12
   end
 
   def test_bonferroni_over_comparisons_and_looks_widens_the_interval_it_shows

@@ -41,7 +41,7 @@ class ItemsTest < Minitest::Test
     b = r.comparison("fast", "builtin:nbody", {"n" => 1, "item" => "b"}, "iterations_per_s")
     assert_equal "equivalent", b.verdict
     assert_nil r.comparison("fast", "builtin:nbody", {"n" => 1, "item" => "c"}, "iterations_per_s")
-    assert_includes r.warnings, "base | builtin:nbody | n=1,item=c: only 0 ok batches; statistics need 3 or more (--batches)"
+    assert_includes r.warnings, "base | builtin:nbody | n=1,item=c: only 0 ok batches; statistics need 2 or more (--batches)"
     assert_equal 5, r.summary("base | builtin:nbody | n=1,item=a", "iterations_per_s").n
     assert_nil r.summary("base | builtin:nbody | n=1", "iterations_per_s"), "the whole process has no iterations of its own"
   end

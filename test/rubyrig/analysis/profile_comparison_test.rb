@@ -36,7 +36,7 @@ class ProfileComparisonTest < Minitest::Test
     assert_equal 5, report.summary("base | builtin:nbody | n=1", "iterations_per_s").n
     text = Rubyrig::Reporters::Terminal.new(report, color: false).render
     assert_match(/Profiles \(stackprof, top frames by self time\) · builtin:nbody · n=1/, text)
-    assert_match(/\+40\.0 pp\s+10\.0% ->\s+50\.0%\s+reload/, text)
-    assert_match(/- `reload`: 10\.0% → 50\.0% \(\+40\.0 points\)/, Rubyrig::Reporters::Markdown.new(report).render)
+    assert_match(/Grew most from base to fast · builtin:nbody · n=1 \(share of samples, inclusive\)\n.*\n\s+reload\s+10\.0%\s+50\.0%\s+\+40\.0 pp/, text)
+    assert_match(/\| `reload` \| 10\.0% \| 50\.0% \| \+40\.0 pp \|/, Rubyrig::Reporters::Markdown.new(report).render)
   end
 end

@@ -31,11 +31,11 @@ class ScalingTest < Minitest::Test
     four = table.rows.last.cells
     assert_in_delta 4.0, four["base"].ratio, 0.05
     assert_in_delta 0.4, four["slow"].ratio, 0.01
-    assert_operator four["slow"].ci[1], :<, 1.0
+    assert_operator four["slow"].comparison.ci[1], :<, 1.0
     assert_in_delta 40.0, four["base"].median, 0.5
-    assert_equal "faster", four["base"].verdict
-    assert_equal "slower", four["slow"].verdict
-    assert_operator four["slow"].p_adjusted, :<, 0.05
+    assert_equal "faster", four["base"].comparison.verdict
+    assert_equal "slower", four["slow"].comparison.verdict
+    assert_operator four["slow"].comparison.p_adjusted, :<, 0.05
   end
 
   def test_no_table_without_a_sweep
@@ -48,7 +48,8 @@ class ScalingTest < Minitest::Test
     assert_match(/Sweep over threads · builtin:nbody · calls=100/, text)
     assert_match(/^\s+4\s+40\.\d+\/s 4\.0\d\dx \[[\d.]+, [\d.]+\] faster\s+4\.0\d*\/s 0\.4\d\dx \[[\d.]+, [\d.]+\] slower$/, text)
     markdown = Rubyrig::Reporters::Markdown.new(report).render
-    assert_match(/\| threads \| `base` \| `slow` \|/, markdown)
+    assert_match(/\| threads \| base \| slow \|/, markdown)
+    assert_match(/\| 4 \| 40\.00\/s 4\.000x \\\[[\d.]+, [\d.]+\\\] faster \|/, markdown)
   end
 
   def test_yjit_mem_sweeps_report_memory_next_to_speed

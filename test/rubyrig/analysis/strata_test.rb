@@ -44,8 +44,8 @@ class StrataTest < Minitest::Test
   end
 
   def test_inconclusive_advice_spreads_batches_over_the_hosts
-    base = [1.0, 1.2, 0.9, 1.3, 1.5, 1.2]
-    other = [1.05, 0.95, 1.25, 1.35, 1.25, 1.55]
+    base = [1.0, 1.02, 0.98, 1.3, 1.33, 1.27]
+    other = [1.03, 1.0, 1.07, 1.33, 1.31, 1.38]
     result = Inference.family([{base: base, other: other, base_hosts: HOSTS, other_hosts: HOSTS}]).first
     assert_equal :inconclusive, result.decision
     assert_match(/per runtime \(spread over the 2 hosts\)/, result.reason)
@@ -62,5 +62,20 @@ class StrataTest < Minitest::Test
   def test_the_f_tail_matches_the_t_tail_for_one_numerator_degree_of_freedom
     assert_in_delta 2 * Rubyrig::Stats.t_upper_tail(2.0, 7.5), Rubyrig::Stats.f_upper_tail(4.0, 1, 7.5), 1e-12
     assert_in_delta 0.05, Rubyrig::Stats.f_upper_tail(3.4928, 2, 20), 1e-4
+  end
+
+  def test_batches_from_several_hosts_pair_within_each_host
+    # Each shard numbers its rounds from 1: host and round together name a pair.
+    rounds = [1, 2, 3, 1, 2, 3]
+    contrast = {base: BASE, other: OTHER, base_hosts: HOSTS, other_hosts: HOSTS, base_rounds: rounds, other_rounds: rounds}
+    result = Inference.family([contrast]).first
+    assert result.paired
+    assert_equal "t on round-paired log ratios within each of 2 hosts, combined", result.method
+    per_host = %w[a b].map do |host|
+      logs = HOSTS.each_index.select { |i| HOSTS[i] == host }.map { |i| Math.log(OTHER[i] / BASE[i]) }
+      logs.sum / logs.size
+    end
+    assert_in_delta Math.exp(per_host.sum / 2), result.ratio, 1e-12
+    assert_equal [3, 3], result.hosts.map(&:n)
   end
 end

@@ -34,6 +34,23 @@ class PlanTest < Minitest::Test
     refute_equal first.sort, first, "a shuffled order differs from the sorted one"
   end
 
+  def test_every_cell_runs_in_every_position_once_per_block_of_rounds
+    plan = Rubyrig::Experiment::Plan.build(experiment(seed: 7, batches: 12))
+    positions = Hash.new { |h, k| h[k] = [] }
+    plan.batches.each_slice(6) { |round| round.each_with_index { |b, i| positions[b.cell.index] << i } }
+    positions.each_value { |seen| assert_equal ((0..5).to_a * 2).sort, seen.sort }
+    blocks = plan.batches.each_slice(36).map { |block| block.first(6).map { |b| b.cell.index } }
+    refute_equal blocks[0], blocks[1], "each block of rounds starts from its own shuffled order"
+  end
+
+  def test_two_cells_alternate_positions_and_added_rounds_continue_the_blocks
+    two = Rubyrig::Experiment.from_data({"runtimes" => ["a=system", "b=system"],
+      "workloads" => [{"builtin" => "nbody"}], "batches" => 3, "seed" => 11})
+    plan = Rubyrig::Experiment::Plan.build(two).extended(6)
+    firsts = plan.batches.each_slice(2).map { |round| round.first.cell.index }
+    firsts.each_slice(2) { |a, b| refute_equal a, b, "rounds #{firsts.inspect} alternate who runs first" }
+  end
+
   def test_round_trip_through_the_recorded_form
     plan = Rubyrig::Experiment::Plan.build(experiment)
     copy = Rubyrig::Experiment::Plan.from_h(JSON.parse(JSON.generate(plan.to_h)))

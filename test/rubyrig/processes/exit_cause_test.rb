@@ -17,16 +17,6 @@ class ExitCauseTest < Minitest::Test
     3,1202,3576731557,-;Memory cgroup out of memory: Killed process 4242 (ruby) total-vm:280356kB, anon-rss:212736kB
   LOG
 
-  def test_a_real_ruby_crash_names_the_fault_from_its_crash_report
-    err = File.join(tmpdir, "stderr.log")
-    child = Rubyrig::Processes::Child.spawn(["ruby", "-e", "Process.kill(:SEGV, Process.pid); sleep 5"], err: err)
-    exit = child.wait
-    child.stop
-    assert_equal "ABRT", exit.signal, "Ruby's crash report ends in abort()"
-    text = Rubyrig::Processes::ExitCause.describe(exit, pid: child.pid, stderr_path: err)
-    assert_match(/\Acrashed with SIGSEGV \(Ruby's crash report: -e:1: \[BUG\] Segmentation fault at 0x\h+\), then killed by SIGABRT by the report's abort\z/, text)
-  end
-
   def test_an_abort_without_a_crash_report_is_only_the_signal
     err = write(tmpdir, "stderr.log", "something else\n")
     assert_equal "killed by SIGABRT", Rubyrig::Processes::ExitCause.describe(exit_by("ABRT"), pid: 1, stderr_path: err)

@@ -72,55 +72,6 @@ class StoreTest < Minitest::Test
       "as not run (`rubyrig run --resume` measures it again)"], store.read_trials.skipped
   end
 
-  # A write that fails half-way (here: the file-size limit, as a full disk would) while the torn line is
-  # dropped must not take complete trials with it.
-  def test_a_repair_that_fails_half_way_keeps_every_complete_trial
-    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
-    10.times { |i| store.append(trial("c0-b#{i}")) }
-    File.write(store.path("trials.jsonl"), '{"batch_id":"c0-b10","sta', mode: "a")
-    pid = fork do
-      Signal.trap("XFSZ", "IGNORE")
-      Process.setrlimit(:FSIZE, 100)
-      begin
-        store.repair!
-      rescue Errno::EFBIG # the limit stops a rewrite; shortening the file is not limited
-        nil
-      end
-      exit!(0)
-    end
-    Process.wait(pid)
-    assert_equal (0...10).map { |i| "c0-b#{i}" }, store.trials.map(&:batch_id)
-    refute File.binread(store.path("trials.jsonl")).include?("c0-b10"), "the torn line is gone"
-  end
-
-  # A trial whose write fails half-way (the kernel's file-size limit cuts it, as a full disk would) is
-  # undone: the file holds every earlier trial and nothing of the cut one, and the error names the fix.
-  def test_a_trial_cut_by_a_failing_write_is_undone_and_the_error_says_how_to_go_on
-    store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), {"name" => "x"})
-    3.times { |i| store.append(trial("c0-b#{i}")) }
-    before = File.binread(store.path("trials.jsonl"))
-    reader, writer = IO.pipe
-    pid = fork do
-      reader.close
-      Signal.trap("XFSZ", "IGNORE")
-      Process.setrlimit(:FSIZE, before.bytesize + 40)
-      begin
-        store.append(trial("c0-b3"))
-      rescue Rubyrig::StoreError => e
-        writer.write(e.message)
-      end
-      exit!(0)
-    end
-    writer.close
-    message = reader.read
-    Process.wait(pid)
-    assert_equal before, File.binread(store.path("trials.jsonl"))
-    assert_equal "could not write the trial of batch c0-b3 to #{store.path("trials.jsonl")}: File too large; every earlier trial " \
-      "is intact: fix the disk, then continue with `rubyrig run --resume #{store.dir}`", message
-    store.append(trial("c0-b3"))
-    assert_equal %w[c0-b0 c0-b1 c0-b2 c0-b3], store.trials.map(&:batch_id)
-  end
-
   def test_a_directory_with_a_run_is_not_overwritten
     dir = File.join(tmpdir, "run")
     Rubyrig::Results::Store.create(dir, {"name" => "x"}).unlock

@@ -24,7 +24,7 @@ module Rubyrig
 
         def plot(metric, comparisons)
           definition = Metrics.fetch(metric)
-          margin = comparisons.filter_map(&:margin).first || Verdict::DEFAULT_MARGIN
+          margin = comparisons.filter_map(&:margin).first || Experiment::Decision::DEFAULT_EQUIVALENCE
           rows = comparisons.map do |c|
             Row.new(runtime: c.runtime, workload: c.workload, params: c.params, ratio: c.ratio, ci: c.ci,
               confidence: c.confidence, p_adjusted: c.p_adjusted, verdict: c.verdict, reason: c.reason, n: c.n,

@@ -20,7 +20,7 @@ module Rubyrig
           direction = plot.higher_is_better ? "higher is better" : "lower is better"
           <<~HTML
             <figure class="chart" data-figure="verdicts" data-metric="#{Svg.esc(plot.metric)}">
-            <figcaption><strong>#{Svg.esc(plot.label)}</strong> (#{direction}): each runtime's ratio to the baseline <code>#{Svg.esc(plot.baseline)}</code> with the interval decided on#{" (#{plot.confidences.map { |c| Format.level(c) }.join(", ")})" unless plot.confidences.empty?}, log scale; the shaded band is equivalence (±#{band}).</figcaption>
+            <figcaption><strong>#{Svg.esc(plot.label)}</strong> (#{direction}): each runtime's ratio to the baseline <code>#{Svg.esc(plot.baseline)}</code> with the interval decided on#{" (#{plot.confidences.map { |c| Analysis::Section.percent(c) }.join(", ")})" unless plot.confidences.empty?}, log scale; the shaded band is equivalence (±#{band}).</figcaption>
             <table class="lanes"><thead><tr><th>runtime</th><th>workload and parameters</th><th class="lane">#{head}</th><th>ratio [interval]</th><th>p (corrected)</th><th>verdict</th></tr></thead>
             <tbody>#{rows.join}</tbody></table>#{reasons(plot)}</figure>
           HTML

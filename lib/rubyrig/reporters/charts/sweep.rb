@@ -24,17 +24,7 @@ module Rubyrig
             parts << Svg.text_centered(x.call(i), bottom + 17, value.to_s, width: WIDTH)
           end
           parts << Svg.text_centered((left + right) / 2.0, HEIGHT - 8, plot.param, width: WIDTH, css: "axis-title", fill: "#333")
-          plot.series.each do |runtime, points|
-            style = styles.fetch(runtime)
-            drawn = points.each_with_index.reject { |p, _| p.median.nil? }
-            bands(drawn, x, y).each { |poly| parts << %(<polygon class="band" points="#{poly}" fill="#{style.color}" fill-opacity="0.16" stroke="none"/>) }
-            dash = style.line ? %( stroke-dasharray="#{style.line}") : ""
-            parts << %(<polyline class="series" points="#{Svg.pts(drawn.map { |p, i| [x.call(i), y.call(p.median)] })}" fill="none" stroke="#{style.color}" stroke-width="2.2"#{dash}/>)
-            drawn.each do |p, i|
-              tip = "#{runtime}, #{plot.param}=#{p.value}: median #{Format.with_interval(p.median, p.median_ci, plot.unit)}, n=#{p.n}"
-              parts << Svg.marker(style.shape, x.call(i), y.call(p.median), size: 4.5, color: style.color, title: tip, css: "point")
-            end
-          end
+          plot.series.each { |runtime, points| parts.concat(series(plot, runtime, points, styles.fetch(runtime), x, y)) }
           fixed = Format.params(plot.fixed)
           title = "#{plot.label} over #{plot.param} · #{plot.workload}#{" · #{fixed}" unless fixed.empty?}"
           <<~HTML
@@ -44,6 +34,20 @@ module Rubyrig
             <figcaption>#{Svg.esc(plot.label)} per runtime at each value of #{Svg.esc(plot.param)} (medians; shaded: 95% interval of the median, drawn from 6 batches on; #{axis.log ? "log" : "linear"} scale).</figcaption>
             </figure>
           HTML
+        end
+
+        # One runtime: its band, line and a marker per value.
+        def series(plot, runtime, points, style, x, y)
+          parts = []
+          drawn = points.each_with_index.reject { |p, _| p.median.nil? }
+          bands(drawn, x, y).each { |poly| parts << %(<polygon class="band" points="#{poly}" fill="#{style.color}" fill-opacity="0.16" stroke="none"/>) }
+          dash = style.line ? %( stroke-dasharray="#{style.line}") : ""
+          parts << %(<polyline class="series" points="#{Svg.pts(drawn.map { |p, i| [x.call(i), y.call(p.median)] })}" fill="none" stroke="#{style.color}" stroke-width="2.2"#{dash}/>)
+          drawn.each do |p, i|
+            tip = "#{runtime}, #{plot.param}=#{p.value}: median #{Format.with_interval(p.median, p.median_ci, plot.unit)}, n=#{p.n}"
+            parts << Svg.marker(style.shape, x.call(i), y.call(p.median), size: 4.5, color: style.color, title: tip, css: "point")
+          end
+          parts
         end
 
         # Polygons around consecutive points that have an interval.

@@ -1,6 +1,9 @@
 require "test_helper"
 
+# Real child processes: exit status and usage, deadlines, stopping a whole group, pinning, capture.
 class ChildTest < Minitest::Test
+  include SlowTest
+
   def alive?(pid)
     Process.kill(0, pid)
     !File.binread("/proc/#{pid}/stat").split[2].eql?("Z")
@@ -29,14 +32,12 @@ class ChildTest < Minitest::Test
   def test_stop_takes_down_the_whole_group_including_grandchildren
     dir = tmpdir
     pidfile = File.join(dir, "grandchild.pid")
-    child = Rubyrig::Processes::Child.spawn(["sh", "-c", "sleep 30 & echo $! > #{pidfile}; wait"])
-    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 5
-    sleep 0.02 until File.size?(pidfile) || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-    grandchild = Rubyrig::Processes::TextFile.read(pidfile).to_i
+    child = Rubyrig::Processes::Child.spawn(["sh", "-c", "sleep 300 & echo $! > #{pidfile}; wait"])
+    grandchild = wait_for { File.size?(pidfile) && Rubyrig::Processes::TextFile.read(pidfile).to_i }
     assert alive?(grandchild)
     child.stop
-    sleep 0.05
-    refute alive?(grandchild), "the grandchild must die with its group"
+    # A killed process still has to be scheduled to exit: waited for, not slept on.
+    wait_for(timeout_s: 30, message: "the grandchild dies with its group") { !alive?(grandchild) }
   end
 
   def test_a_child_that_ignores_term_is_killed_after_the_grace_period
@@ -48,8 +49,8 @@ class ChildTest < Minitest::Test
   end
 
   def test_pinning_to_cpus
-    child = Rubyrig::Processes::Child.spawn(["sleep", "2"], cpus: "0")
-    sleep 0.1
+    # spawn returns once the child has exec'd, and it pins itself before that.
+    child = Rubyrig::Processes::Child.spawn(["sleep", "30"], cpus: "0")
     allowed = Rubyrig::Processes::TextFile.read("/proc/#{child.pid}/status")[/^Cpus_allowed_list:\s*(\S+)/, 1]
     assert_equal "0", allowed
   ensure

@@ -1,6 +1,8 @@
 require "test_helper"
 
 class HarnessTest < Minitest::Test
+  include SlowTest
+
   HARNESS = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/harness.rb")
 
   def run_script(body, env: {})

@@ -1,6 +1,8 @@
 require "test_helper"
 
 class MonitorTest < Minitest::Test
+  include SlowTest
+
   def test_samples_the_whole_tree
     child = Rubyrig::Processes::Child.spawn(["sh", "-c", "ruby -e 'a = \"x\" * 40_000_000; sleep 30' & ruby -e 'sleep 30' & wait"])
     monitor = Rubyrig::Processes::Monitor.new(child.pid, interval_s: 0.05).start

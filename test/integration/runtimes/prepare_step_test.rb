@@ -3,6 +3,8 @@
 require "test_helper"
 
 class PrepareStepTest < Minitest::Test
+  include SlowTest
+
   def step(argv, dir)
     runtime = Rubyrig::Experiment::Runtime.parse("system")
     interpreter = Rubyrig::Runtimes::Interpreter.new(name: "system", path: RbConfig.ruby, engine: "ruby", version: RUBY_VERSION)

@@ -3,6 +3,8 @@ require "test_helper"
 # Apt against this machine's real dpkg database: what is installed (packages and what they provide)
 # and the one line a user who is not root gets.
 class AptTest < Minitest::Test
+  include SlowTest
+
   def apt(uid: 1000) = Rubyrig::Apt.new(io: StringIO.new, uid: uid, env: ENV.to_h)
 
   def test_installed_packages_and_what_they_provide_count_as_installed

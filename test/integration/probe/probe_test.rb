@@ -1,6 +1,8 @@
 require "test_helper"
 
 class ProbeTest < Minitest::Test
+  include SlowTest
+
   PROBE = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/probe.rb")
 
   def run_probed(*args, env: {})

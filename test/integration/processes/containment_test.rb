@@ -4,6 +4,8 @@ require "test_helper"
 # owns them (its watchdog sweeps), and kill -9 of the owner and its watchdog together (the next rubyrig
 # reaps), with a cgroup when this machine lets rubyrig create one, and with the environment marker alone.
 class ContainmentTest < Minitest::Test
+  include SlowTest
+
   ESCAPES = "sleep 351 & setsid sleep 352 & sleep 353"
   SLEEPS = %w[351 352 353].freeze
 

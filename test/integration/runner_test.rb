@@ -3,6 +3,8 @@ require "test_helper"
 # The runner on its own: a fake driver registry and a catalog that knows one interpreter, so that plan
 # order, appends, effective parameters, preflight, resume and the interpreter check are pure logic.
 class RunnerTest < Minitest::Test
+  include SlowTest
+
   # A driver kind that records what it was asked to run and reports the batch number as its metric.
   class FakeDriver < Rubyrig::Drivers::Base
     class << self

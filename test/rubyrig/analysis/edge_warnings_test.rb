@@ -1,0 +1,66 @@
+require "test_helper"
+require "support_report"
+
+# The edges through a whole report: trials that name their round are paired, unequal batch counts and
+# heavy tails are warned about, an error count that appears from zero has its verdict, its warning and
+# fails any --fail-if gate.
+class EdgeWarningsTest < Minitest::Test
+  include SupportReport
+
+  Gate = Rubyrig::Analysis::Gate
+  FAST = ["fast", "builtin:nbody", {"n" => 1}].freeze
+
+  # Each trial with its round, and metrics added by (runtime, batch number).
+  def report(values, extra: ->(_runtime, _n) { {} }, status: {}, rounds: true)
+    meta = synthetic_meta
+    trials = synthetic_trials(meta, values, status: status).map do |t|
+      Rubyrig::Results::Trial.new(**t.to_h, round: rounds ? t.batch : nil, metrics: t.metrics.merge(extra.call(t.runtime, t.batch)))
+    end
+    Rubyrig::Analysis.new.analyze(meta: meta, trials: trials)
+  end
+
+  def steady = {"base" => [10.0, 10.1, 9.9, 10.05, 9.95], "fast" => [12.0, 12.1, 11.9, 12.05, 11.95]}
+
+  def test_trials_with_rounds_are_paired_and_the_method_says_so
+    c = report(steady).comparison(*FAST, "iterations_per_s")
+    assert c.paired
+    assert_equal "t on round-paired log ratios", c.method_name
+    refute report(steady, rounds: false).comparison(*FAST, "iterations_per_s").paired
+  end
+
+  def test_unequal_batch_counts_without_rounds_are_warned_about
+    failed = {"c1-b4" => "failed", "c1-b5" => "failed"}
+    r = report(steady, status: failed, rounds: false)
+    assert_equal [:unequal], r.comparison(*FAST, "iterations_per_s").caveats
+    assert_includes r.warnings, "unequal batch counts: Welch's df is capped at the smaller side's n - 1 (conservative): " \
+      "fast | builtin:nbody | n=1 iterations/s; fast | builtin:nbody | n=1 peak RSS"
+  end
+
+  def test_a_batch_far_out_in_the_tail_is_warned_about
+    r = report({"base" => [10.0, 10.1, 9.9, 10.05, 30.0], "fast" => steady["fast"]})
+    assert_includes r.warnings.join("\n"), "1 of 5 batches lie far from the others on iterations/s (2.99x the median)"
+    assert_empty report(steady).warnings.grep(/far from the others/)
+  end
+
+  def test_errors_that_appear_have_a_verdict_a_warning_and_fail_any_gate
+    errors = ->(runtime, n) { {"error_count" => (runtime == "fast" && n.odd?) ? 4.0 : 0.0, "gc_major_count" => (runtime == "fast") ? 1.0 : 0.0} }
+    r = report(steady, extra: errors)
+    c = r.comparison(*FAST, "error_count")
+    assert_equal "appeared", c.verdict
+    assert_equal 3, c.appearance.other_batches_with
+    assert_includes r.warnings, "fast | builtin:nbody | n=1: errors appeared against base: 2.4 per batch (3 of 5 batches had any) here " \
+      "against 0 in all 5 batches on the baseline (Fisher's exact test on batches with any: p=0.167)"
+    lines = Gate.failures(r, [Gate.parse("slower")])
+    assert_equal 1, lines.size
+    assert_match(/\A--fail-if appeared \(errors fail any gate\): fast \| builtin:nbody \| n=1: errors appeared against base \(2\.4 per batch/, lines.first)
+    assert_empty Gate.failures(r, []), "no gate, no failure"
+    named = Gate.failures(r, [Gate.parse("appeared:gc_major_count")])
+    assert_equal 2, named.size
+    assert_match(/\A--fail-if appeared:gc_major_count: fast .*major GCs appeared against base/, named.last)
+  end
+
+  def test_a_bad_condition_names_every_form
+    error = assert_raises(Rubyrig::UsageError) { Gate.parse("appeared:") }
+    assert_equal "--fail-if takes slower, slower:PCT% (e.g. slower:5%), inconclusive or appeared[:METRIC], got 'appeared:'", error.message
+  end
+end
