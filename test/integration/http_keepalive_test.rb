@@ -25,7 +25,7 @@ class HttpKeepaliveTest < Minitest::Test
     end
     store, contrast, out = decided
     assert_operator contrast.ci[1], :<, 1.0
-    assert_match(/close \d\.\d+x \[\d\.\d+, \d\.\d+\] p=\S+ slower \(keepalive faster\)/, out)
+    assert_match(/close\s+\d\.\d+x \[\d\.\d+, \d\.\d+\]\s+\S+\s+slower\s+keepalive faster$/, out)
     check_batches(store)
   end
 

@@ -1,6 +1,9 @@
 # Owns one spawned process and everything it starts: spawns it from an argv in its own process group
-# and its own place in the Containment, waits with a deadline, and stops the whole group (TERM, a grace
-# period, then KILL), then kills whatever of its descendants left the group, so that nothing outlives it.
+# and its own place in the Containment, times it as hyperfine does (a single-threaded timer process
+# starts it and waits for it), waits with a deadline, and stops the whole group (TERM, a grace period,
+# then KILL), then kills whatever of its descendants left the group, so that nothing outlives it.
+require "json"
+
 module Rubyrig
   module Processes
     class Child
@@ -13,17 +16,14 @@ module Rubyrig
       end
 
       EXEC_FAILED = 127
-      # What the forked child reports just before exec: the monotonic clock, whether it joined its
-      # cgroup, and its struct rusage so far.
-      REPORT_FORMAT = "ECq18"
-      REPORT_BYTES = 8 + 1 + Reaper::RUSAGE_BYTES
 
       attr_reader :pid, :argv, :started_at
 
       # Spawns argv in a new process group. With cpus: "1" or "0-1" it is pinned to those CPUs. Unless
-      # disabled, the kernel KILLs the child if rubyrig itself dies (kill -9): the death signal is set
-      # between fork and exec, and a child whose parent is already gone exits at once, so no window is left.
-      # Its descendants, which the death signal does not reach, die by the containment's watchdog.
+      # disabled, the kernel KILLs the timer if rubyrig itself dies (kill -9): its death signal is set
+      # before it starts the command, and a timer whose parent is already gone exits at once. The
+      # command and its descendants, which the death signal does not reach, die by the containment's
+      # watchdog (their cgroup, or their marker).
       def self.spawn(argv, env: {}, chdir: nil, out: File::NULL, err: File::NULL, cpus: nil, death_signal: true,
         containment: Containment.current)
         child = new(argv, env: env, chdir: chdir, out: out, err: err, cpus: cpus, death_signal: death_signal,
@@ -64,38 +64,31 @@ module Rubyrig
         @exit = nil
       end
 
+      # Forks the timer: a copy of rubyrig with one thread, which takes the command into its cgroup,
+      # pins and prepares it, reads the clock, starts it with posix_spawn and waits for it with wait4,
+      # and reads the clock again as soon as wait4 returns. rubyrig only reads the two readings from a
+      # pipe, so its own threads, its GVL and its scheduling cannot delay either end of the interval.
       def start
         path = @env.fetch("PATH") { ENV.fetch("PATH", "") }
         unless Which.find(@argv.first, path: path.to_s)
           raise ToolMissing, "cannot run #{@argv.first}: no such executable; check the path or install it"
         end
+        # A path with a slash is taken as given, after the move to chdir, as exec would.
+        program = @argv.first.include?("/") ? @argv.first : Which.find(@argv.first, path: path.to_s)
         parent = Process.pid
         @slot = @containment.slot
         @env[Sweep::ENV_KEY] = @slot.env_value(ENV[Sweep::ENV_KEY])
-        reader, writer = IO.pipe
-        @started_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-        @pid = Process.fork do
-          reader.close
-          exec_in_child(parent, writer)
+        @report, writer = IO.pipe
+        # Built here, so that the timer has less to do and no code to load.
+        spawn = Spawn.new(path: program, argv: @argv, env: ENV.to_h.merge(@env).compact)
+        wait = Reaper.method(:timed_wait)
+        @timer_pid = Process.fork do
+          @report.close
+          run_timer(parent, spawn, wait, writer)
         end
         writer.close
-        # The child reports the moment it calls exec and its resource usage then, so that wall_s, CPU
-        # time and context switches start there, as they would for a shell running the command; fork
-        # and setup (the move into its cgroup waits for the kernel) are rubyrig's cost, not the
-        # command's. Reading to the end waits for the exec itself (the pipe closes on exec), so that
-        # nothing samples the forked copy of rubyrig, whose memory is rubyrig's, not the command's.
-        report = reader.read.to_s
-        reader.close
-        if report.bytesize == REPORT_BYTES
-          exec_at, joined, *@usage_at_exec = report.unpack(REPORT_FORMAT)
-          @started_at = exec_at
-          @slot.joined! if joined == 1
-        end
-        begin
-          Process.setpgid(@pid, @pid)
-        rescue Errno::EACCES, Errno::ESRCH # the child already ran setpgid and exec'd, or already exited
-          nil
-        end
+        @pid, @started_at, joined = read_report || [@timer_pid, Process.clock_gettime(Process::CLOCK_MONOTONIC), false]
+        @slot.joined! if joined
         @waiter = Thread.new { reap }
         self
       end
@@ -139,32 +132,98 @@ module Rubyrig
 
       private
 
-      # Runs in the forked child: own process group, death signal, its cgroup, pinning, then exec. Never
-      # returns. The cgroup move can take milliseconds (the kernel waits for an RCU grace period); it
-      # comes before the clock and the usage are read, so it is in none of the measurements.
-      def exec_in_child(parent, clock_pipe)
+      # Runs in the forked timer and never returns. Its own process group keeps a terminal's Ctrl-C and
+      # the signals rubyrig sends the command's group away from it. Every preparation, the cgroup move
+      # (which can take milliseconds while the kernel waits for an RCU grace period) and pinning come
+      # before the first clock reading; the command inherits the cgroup, the CPUs and the directory.
+      def run_timer(parent, spawn, wait, report)
+        # A collection here would write to every page of the heap this fork shares with rubyrig, and the
+        # kernel would copy them all, taking CPU time from the command; the timer allocates little.
+        GC.disable
+        Process.setproctitle("rubyrig-timer #{@argv.first}") # what ps shows, rather than rubyrig's own command line
+        fds = standard_fds # opened where rubyrig runs, as Ruby's spawn opens them, then the move to chdir
+        release_descriptors([report.fileno, *fds])
         Process.setpgid(0, 0)
         if @death_signal
           Libc.set_death_signal("KILL")
           exit!(EXEC_FAILED) if Process.ppid != parent
         end
+        Dir.chdir(@chdir) if @chdir
+        spawn.streams(fds)
+        allowed = CpuSplit.allowed
+        # Last, so that the least work comes between the cgroup move's wait and the clock.
         joined = @slot.join
         Libc.pin_to_cpus(@cpus) if @cpus
-        options = {in: File::NULL, out: @out, err: @err, close_others: true}
-        options[:chdir] = @chdir if @chdir
-        usage = Reaper.self_fields
-        clock_pipe.write([Process.clock_gettime(Process::CLOCK_MONOTONIC), joined ? 1 : 0, *usage].pack(REPORT_FORMAT))
-        clock_pipe.flush # left open: it closes on exec (close-on-exec), which tells the parent exec happened
-        exec(@env, [@argv.first, @argv.first], *@argv.drop(1), **options)
-      rescue SystemCallError => e # exec failed (e.g. permission denied): report like a shell would
-        $stderr.write("rubyrig: cannot run #{@argv.first}: #{e.message}\n")
-        exit!(EXEC_FAILED)
+        time_command(spawn, wait, report, joined, allowed)
+      rescue SystemCallError => e # the command could not start (e.g. permission denied): report like a shell would
+        IO.for_fd(fds ? fds[2] : 2, autoclose: false).write("rubyrig: cannot run #{@argv.first}: #{e.message}\n")
+        write_report(report, [Process.pid, Process.clock_gettime(Process::CLOCK_MONOTONIC), joined])
+      ensure
+        exit!(EXEC_FAILED) # never run rubyrig's at_exit handlers in its copy
       end
 
+      # The timer is a fork that does not exec, so close-on-exec does not apply: it lets go of rubyrig's
+      # pipes, sockets and files (the containment's lifeline among them, which must close when rubyrig
+      # ends) by pointing their numbers at /dev/null, so that no Ruby object of rubyrig's that still
+      # names a number can close one reused since. The VM's own event descriptors stay.
+      def release_descriptors(keep)
+        null = File.open(File::NULL)
+        Dir.children("/proc/self/fd").each do |name|
+          fd = name.to_i
+          next if fd <= 2 || keep.include?(fd) || fd == null.fileno
+          Libc.dup2(null.fileno, fd) unless File.readlink("/proc/self/fd/#{fd}").start_with?("anon_inode:")
+        rescue Errno::ENOENT # the listing's own descriptor, closed since
+          nil
+        end
+      end
+
+      # Starts the command, reports its pid and start, waits for it and reports its end and usage.
+      def time_command(spawn, wait, report, joined, allowed)
+        started_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        pid = spawn.call
+        write_report(report, [pid, started_at, joined])
+        Libc.pin_to_cpus(CpuList.format(allowed)) if @cpus # wake on any CPU, not the command's
+        usage, finished_at = wait.call(pid)
+        write_report(report, [finished_at, usage.to_h])
+        exit!(0)
+      end
+
+      # stdin from /dev/null; stdout and stderr as given (a path, [path, mode], an IO or [:child, :out]).
+      def standard_fds
+        out = open_target(@out, nil)
+        err = open_target(@err, out)
+        [File.open(File::NULL).fileno, out, err]
+      end
+
+      def open_target(target, out_fd)
+        return out_fd if target == [:child, :out]
+        return target.fileno if target.respond_to?(:fileno)
+        path, mode, perm = Array(target)
+        File.open(path, mode || "w", perm || 0o644).fileno
+      end
+
+      # One JSON line: floats round-trip exactly, and a line is read whole.
+      def write_report(io, value)
+        io.write("#{JSON.generate(value)}\n")
+        io.flush
+      end
+
+      def read_report
+        line = @report.gets
+        line && JSON.parse(line)
+      end
+
+      # Reads the timer's end reading and the command's usage, then reaps the timer; when the timer
+      # died without reporting, the timer's own exit stands in, timed here.
       def reap
-        usage = Reaper.wait(@pid, before: @usage_at_exec)
-        finished = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-        @exit = Exit.new(wall_s: finished - @started_at, **usage.to_h).freeze
+        finished_at, usage = read_report
+        timer = Reaper.wait(@timer_pid)
+        @report.close
+        unless usage
+          finished_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          usage = timer.to_h
+        end
+        @exit = Exit.new(wall_s: finished_at - @started_at, **usage.transform_keys(&:to_sym)).freeze
       end
     end
   end

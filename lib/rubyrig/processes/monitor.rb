@@ -1,5 +1,7 @@
 # Samples a process tree from /proc in a background thread: RSS of the whole tree (peak and last),
-# thread counts, CPU time, and on request PSS. It reads only /proc, so it adds no work to the target.
+# thread counts, CPU time, and on request PSS. It reads only /proc, so it adds no work to the target,
+# and it keeps out of the target's way: its thread runs at the lowest priority (nice 19), on CPUs the
+# target may not use when the target is pinned, so that it never takes a CPU the target could run on.
 module Rubyrig
   module Processes
     class Monitor
@@ -23,8 +25,9 @@ module Rubyrig
       end
 
       def start
-        sample
         @thread = Thread.new do
+          step_aside
+          sample
           until @stop
             sleep @interval_s
             sample unless @stop
@@ -90,6 +93,19 @@ module Rubyrig
       end
 
       private
+
+      LOWEST_PRIORITY = 19
+
+      # In the sampling thread: the lowest priority for this thread alone, and the CPUs the root may not
+      # run on, if any (a refusal leaves it where it was: sampling still works).
+      def step_aside
+        Libc.set_thread_nice(Thread.current.native_thread_id, LOWEST_PRIORITY)
+        status = read("#{@proc_dir}/#{@root_pid}/status")
+        target = status && status[/^Cpus_allowed_list:\s*(\S+)/, 1]
+        return unless target
+        free = CpuSplit.allowed - CpuList.parse(target)
+        Libc.pin_to_cpus(CpuList.format(free)) unless free.empty?
+      end
 
       def children(pid)
         Dir.glob("#{@proc_dir}/#{pid}/task/*/children").flat_map do |file|

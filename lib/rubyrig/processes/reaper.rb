@@ -14,10 +14,11 @@ module Rubyrig
 
       module_function
 
-      # Blocks (without holding the GVL) until `pid` exits; returns a Usage. before: the raw usage of
-      # the process when it exec'd (self_fields in the forked child), which is taken off its CPU time and
-      # context switches, so that they count from exec as its wall time does.
-      def wait(pid, before: nil)
+      # Blocks (without holding the GVL) until `pid` exits; returns a Usage.
+      def wait(pid) = timed_wait(pid).first
+
+      # As wait, and the monotonic clock read as soon as wait4 returned: [Usage, at].
+      def timed_wait(pid)
         status = Fiddle::Pointer.malloc(STATUS_BYTES, Fiddle::RUBY_FREE)
         rusage = Fiddle::Pointer.malloc(RUSAGE_BYTES, Fiddle::RUBY_FREE)
         loop do
@@ -25,27 +26,20 @@ module Rubyrig
           break if result == pid
           raise Errno::ECHILD, "wait4(#{pid})" unless Fiddle.last_error == Errno::EINTR::Errno
         end
-        decode(status.to_str(STATUS_BYTES).unpack1("l"), rusage.to_str(RUSAGE_BYTES).unpack("q18"), before: before)
+        at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        [decode(status.to_str(STATUS_BYTES).unpack1("l"), rusage.to_str(RUSAGE_BYTES).unpack("q18")), at]
       end
 
-      # The calling process's own usage so far, as the raw fields of struct rusage.
-      def self_fields
-        rusage = Fiddle::Pointer.malloc(RUSAGE_BYTES, Fiddle::RUBY_FREE)
-        Libc.getrusage_self(rusage)
-        rusage.to_str(RUSAGE_BYTES).unpack("q18")
-      end
-
-      def decode(raw_status, fields, before: nil)
+      def decode(raw_status, fields)
         exited = (raw_status & 0x7f).zero?
-        spent = ->(a, b) { before ? [(a - b).round(6), 0.0].max : a }
         Usage.new(
           status: exited ? (raw_status >> 8) & 0xff : nil,
           signal: exited ? nil : Signal.signame(raw_status & 0x7f),
-          cpu_user_s: spent.call(seconds(fields, 0), before && seconds(before, 0)),
-          cpu_sys_s: spent.call(seconds(fields, 2), before && seconds(before, 2)),
+          cpu_user_s: seconds(fields, 0),
+          cpu_sys_s: seconds(fields, 2),
           max_rss_bytes: fields[4] * 1024,
-          voluntary_ctx_switches: spent.call(fields[16], before&.[](16)).to_i,
-          involuntary_ctx_switches: spent.call(fields[17], before&.[](17)).to_i
+          voluntary_ctx_switches: fields[16],
+          involuntary_ctx_switches: fields[17]
         ).freeze
       end
 

@@ -72,4 +72,53 @@ class ChildTest < Minitest::Test
     e = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Processes::Child.spawn(["definitely-not-here-rubyrig"]) }
     assert_match(/cannot run definitely-not-here-rubyrig: no such executable/, e.message)
   end
+
+  def clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+  # The command reads the clock at its first line and at its last: rubyrig's interval must hold both,
+  # and lie within what the caller saw from before the spawn to after the wait. A process with one
+  # thread cannot spend more CPU time (its rusage) than it lived, so the interval is at least that.
+  def test_the_interval_holds_the_commands_whole_life_and_lies_within_the_callers
+    file = File.join(tmpdir, "clock")
+    script = "c = Process::CLOCK_MONOTONIC; t = Process.clock_gettime(c); x = 0; 300_000.times { x += 1 }; " \
+      "File.write(ARGV[0], [t, Process.clock_gettime(c)].pack('E2'))"
+    before = clock
+    child = Rubyrig::Processes::Child.spawn([RbConfig.ruby, "--disable-gems", "-e", script, file])
+    exit = child.wait
+    after = clock
+    first, last = File.binread(file).unpack("E2")
+    finished = child.started_at + exit.wall_s
+    assert_operator before, :<=, child.started_at
+    assert_operator child.started_at, :<, first, "the interval starts before the command's first line"
+    assert_operator last, :<, finished, "and ends after its last"
+    assert_operator finished, :<=, after
+    assert_operator exit.cpu_user_s + exit.cpu_sys_s, :<=, exit.wall_s
+  end
+
+  # The kernel's start time of the command (its clone, in clock ticks since boot, /proc/PID/stat field
+  # 22) comes after the interval starts: the clock is read before the command is started, not after.
+  def test_the_interval_starts_before_the_kernel_started_the_command
+    child = Rubyrig::Processes::Child.spawn(["sleep", "5"])
+    ticks = File.binread("/proc/#{child.pid}/stat").split(") ").last.split[19].to_i
+    offset = Process.clock_gettime(Process::CLOCK_BOOTTIME) - clock # at most the true offset: the safe side
+    assert_operator child.started_at + offset, :<, (ticks + 1).to_f / Etc.sysconf(Etc::SC_CLK_TCK)
+  ensure
+    child&.stop
+  end
+
+  # The kernel's own record (the proc connector's exec and exit events, on the monotonic clock, root
+  # only): the interval starts before the exec and ends after the exit.
+  def test_the_interval_holds_the_exec_and_the_exit_as_the_kernel_records_them
+    require File.join(RubyrigTest::ROOT, "bench/overhead_support/kernel_events")
+    events = KernelEvents.open
+    skip KernelEvents.why_not unless events
+    child = Rubyrig::Processes::Child.spawn(["sleep", "0.05"])
+    exit = child.wait
+    life = events.lives(Process.pid, depth: 2).find { |l| l.pid == child.pid } # this process -> the timer -> sleep
+    refute_nil life, "the kernel reported the command's exec and exit"
+    assert_operator child.started_at, :<=, life.exec_s
+    assert_operator life.exit_s, :<=, child.started_at + exit.wall_s
+  ensure
+    events&.close
+  end
 end

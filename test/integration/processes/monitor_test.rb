@@ -22,4 +22,20 @@ class MonitorTest < Minitest::Test
     child.wait
     assert_nil Rubyrig::Processes::Monitor.new(child.pid).sample
   end
+
+  # Its thread of this process: nice 19 (field 19 of the thread's stat) and the CPUs the root may not use.
+  def test_the_sampling_thread_takes_the_lowest_priority_off_a_pinned_roots_cpus
+    others = Rubyrig::Processes::CpuSplit.allowed - [0]
+    skip "one CPU: nowhere else to sample from" if others.empty?
+    child = Rubyrig::Processes::Child.spawn(["sleep", "5"], cpus: "0")
+    monitor = Rubyrig::Processes::Monitor.new(child.pid, interval_s: 0.05).start
+    wait_for { monitor.samples_taken.positive? }
+    threads = Dir.glob("/proc/self/task/*").map do |task|
+      [File.binread("#{task}/stat").split(") ").last.split[16].to_i, File.read("#{task}/status")[/^Cpus_allowed_list:\s*(\S+)/, 1]]
+    end
+    assert_includes threads, [19, Rubyrig::Processes::CpuList.format(others)]
+  ensure
+    monitor&.stop
+    child&.stop
+  end
 end
