@@ -86,22 +86,38 @@ module Rubyrig
       end
 
       # A cell whose primary metric has a batch far out in the tail: one slow batch widens the interval
-      # more than it moves the estimate, so the test loses power (docs/statistics.md, heavy tails).
+      # more than it moves the estimate, so the test loses power (docs/statistics.md, heavy tails). One
+      # line for all of them when there are many, as for variation (a disturbed host gives every cell one).
       def heavy_tails
-        cells.filter_map do |cell|
-          summary = @report.summary(cell.key, @report.primary_metric(cell.workload))
-          next unless summary && summary.n >= TAIL_MIN_BATCHES && summary.values.all?(&:positive?)
-          logs = summary.values.map { |v| Math.log(v) }
-          middle = Stats.median(logs)
-          spread = [1.4826 * Stats.median(logs.map { |l| (l - middle).abs }), TAIL_FLOOR].max
-          far = summary.values.select { |v| (Math.log(v) - middle).abs > TAIL_SDS * spread }
-          next if far.empty?
-          format("%s: %d of %d batches lie far from the others on %s (%s the median); such heavy tails make the interval wide: " \
-            "look at those batches' logs for what disturbed them, keep the host quiet (--cpus) or add batches",
-            cell.key, far.size, summary.n, Metrics.fetch(summary.metric).label,
-            far.map { |v| format("%.2fx", v / Math.exp(middle)) }.join(", "))
+        tails = cells.filter_map { |cell| far_batches(cell) }
+        advice = "such heavy tails make the interval wide: look at those batches' logs for what disturbed them, " \
+          "keep the host quiet (--cpus) or add batches"
+        if tails.size > 3
+          factors = tails.flat_map { |t| t[:factors] }
+          worst = tails.max_by { |t| t[:factors].map { |f| Math.log(f).abs }.max }
+          return [format("%d of %d cells have batches far from the others on their primary metric (%s to %s the median, " \
+            "most in %s); %s", tails.size, cells.size, times(factors.min), times(factors.max), worst[:cell].key, advice)]
+        end
+        tails.map do |t|
+          format("%s: %d of %d batches lie far from the others on %s (%s the median); %s", t[:cell].key, t[:factors].size,
+            t[:n], t[:label], t[:factors].map { |f| times(f) }.join(", "), advice)
         end
       end
+
+      # The batches of a cell's primary metric beyond TAIL_SDS robust deviations of its median (on logs),
+      # as factors of the median; nil when there are none or too few batches to say.
+      def far_batches(cell)
+        summary = @report.summary(cell.key, @report.primary_metric(cell.workload))
+        return unless summary && summary.n >= TAIL_MIN_BATCHES && summary.values.all?(&:positive?)
+        logs = summary.values.map { |v| Math.log(v) }
+        middle = Stats.median(logs)
+        spread = [1.4826 * Stats.median(logs.map { |l| (l - middle).abs }), TAIL_FLOOR].max
+        far = summary.values.select { |v| (Math.log(v) - middle).abs > TAIL_SDS * spread }
+        return if far.empty?
+        {cell: cell, n: summary.n, label: Metrics.fetch(summary.metric).label, factors: far.map { |v| v / Math.exp(middle) }}
+      end
+
+      def times(factor) = format("%.2fx", factor)
 
       # The CV between batches; for batches from several hosts, that of the noisiest host, since the
       # hosts' own differences are taken out of every comparison.

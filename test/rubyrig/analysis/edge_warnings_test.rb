@@ -42,6 +42,16 @@ class EdgeWarningsTest < Minitest::Test
     assert_empty report(steady).warnings.grep(/far from the others/)
   end
 
+  def test_heavy_tails_in_many_cells_are_one_line
+    names = %w[a b c d e]
+    meta = synthetic_meta(runtimes: names)
+    tails = names.each_with_index.to_h { |name, i| [name, [10.0, 10.1, 9.9, 10.05, 20.0 + i]] }
+    r = Rubyrig::Analysis.new.analyze(meta: meta, trials: synthetic_trials(meta, tails))
+    lines = r.warnings.grep(/far from the others/)
+    assert_equal 1, lines.size, lines.join("\n")
+    assert_match(/\A5 of 5 cells have batches far from the others on their primary metric \(1\.99x to 2\.39x the median, most in e \| /, lines.first)
+  end
+
   def test_errors_that_appear_have_a_verdict_a_warning_and_fail_any_gate
     errors = ->(runtime, n) { {"error_count" => (runtime == "fast" && n.odd?) ? 4.0 : 0.0, "gc_major_count" => (runtime == "fast") ? 1.0 : 0.0} }
     r = report(steady, extra: errors)
