@@ -111,6 +111,8 @@ module Rubyrig
         Dir.glob("#{@proc_dir}/#{pid}/task/*/children").flat_map do |file|
           read(file).to_s.split.map(&:to_i)
         end
+      rescue Errno::ESRCH, Errno::ENOENT # the process exited while its task list was read: no children left
+        []
       end
 
       # Fields of /proc/PID/stat after the command name, 0-based from "state".
