@@ -22,8 +22,9 @@ module Rubyrig
         @kinds = kinds
       end
 
-      # Starts a new run in dir and executes it, each workload with its effective options (recorded). command: the subcommand that started it (compare, run, demo);
-      # shard: the Shard this run is, or nil.
+      # Starts a new run in dir and executes it, each workload with its effective options (recorded in
+      # run.json). command: the subcommand that started it (compare, run, demo); shard: the Shard this
+      # run is, or nil.
       def start(dir, command:, command_line:, shard: nil)
         @experiment = WorkloadOptions.effective(@experiment, @kinds)
         prepared = preparation.prepare

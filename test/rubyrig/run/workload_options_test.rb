@@ -32,6 +32,8 @@ class WorkloadOptionsTest < Minitest::Test
     assert_equal Kinds::Http::Options::DEFAULTS["warmup_s"], effective["http"].options["warmup_s"]
     assert_equal({"warmup_jobs" => 0, "log_level" => "info"}, effective["jobs"].options.slice("warmup_jobs", "log_level"))
     assert_equal [90, 90, 7], %w[http jobs command].map { |k| effective[k].timeout_s }
+    jobs = by_kind(experiment(tmpdir))["jobs"]
+    assert_equal 0, Kinds::Jobs::Kind.effective_options(jobs.with(options: {"warmup_jobs" => nil}))["warmup_jobs"], "null is not a value"
   end
 
   def test_a_resume_runs_the_recorded_settings_after_the_defaults_changed
