@@ -27,6 +27,9 @@ module Rubyrig
 
     def runtime(label) = runtimes.find { |r| r.label == label }
 
+    # The same experiment with other workloads (those with the options a run recorded).
+    def with_workloads(list) = dup.tap { |copy| copy.workloads = list.freeze }.freeze
+
     def to_h
       {
         name: name, description: description, runtimes: runtimes.map(&:to_h), baseline: baseline,

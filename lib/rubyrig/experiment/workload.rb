@@ -14,6 +14,9 @@ module Rubyrig
       end
 
       def to_h = super.except(:base_dir)
+
+      # The same workload with some members replaced (the options a run recorded, its deadline).
+      def with(**changes) = self.class.new(**each_pair.to_h, **changes).freeze
     end
   end
 end

@@ -22,6 +22,14 @@ module Rubyrig
       # batches run with. The one place defaults are merged (derived; not for kinds to override).
       def effective_params(params) = default_params.merge(params)
 
+      # The options every workload of the kind runs with unless its entry (or `load`) gives them.
+      def default_options = {}
+
+      # The options a workload's batches run with: its own (those it leaves null too) over the kind's
+      # defaults, and what a kind derives from them. Taken once when the run is created; run.json
+      # records them and a `--resume` runs exactly those, whatever today's defaults are.
+      def effective_options(workload) = default_options.merge(workload.options) { |_key, default, given| given.nil? ? default : given }
+
       # The candidates for the primary metric, in order: the report takes the first its batches have.
       def primary_metrics = %w[wall_s]
 

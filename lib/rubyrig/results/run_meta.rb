@@ -7,8 +7,10 @@ module Rubyrig
   module Results
     class RunMeta
       # What run.json says about one workload; primary_metrics are candidates in order of preference.
+      # options, iterations, warmup and timeout_s are what its batches run with (a resume too); options
+      # is nil in runs that did not record them.
       Workload = Struct.new(:name, :kind, :primary_metrics, :sweeps, :framework, :load_generator, :cpu_split,
-        keyword_init: true)
+        :options, :iterations, :warmup, :timeout_s, keyword_init: true)
 
       # How comparisons are decided: the equivalence margin (default and per metric) and the number of
       # looks a sequential run (--until decided) was allowed; runs before these existed get the defaults.
@@ -173,7 +175,8 @@ module Rubyrig
         Workload.new(name: name, kind: entry["kind"],
           primary_metrics: entry["primary_metrics"] || [entry["primary_metric"] || "wall_s"],
           sweeps: entry["sweeps"] || [], framework: entry["framework"], load_generator: entry["load_generator"],
-          cpu_split: entry["cpu_split"]).freeze
+          cpu_split: entry["cpu_split"], options: entry["options"], iterations: entry["iterations"],
+          warmup: entry["warmup"], timeout_s: entry["timeout_s"]).freeze
       end
 
       def decision

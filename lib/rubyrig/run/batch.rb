@@ -52,7 +52,7 @@ module Rubyrig
       def context(batch, workload, launch, bundle, artifacts_dir, diagnostics)
         Kinds::Context.new(
           batch: batch, workload: workload, launch: launch, artifacts_dir: artifacts_dir,
-          cpus: @experiment.cpus, timeout_s: workload.timeout_s || @experiment.timeout_s,
+          cpus: @experiment.cpus, timeout_s: workload.timeout_s,
           bundle_env: bundle&.env, diagnostics: diagnostics,
           server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus, inherit_env: @experiment.inherit_env
         )

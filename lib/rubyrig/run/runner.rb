@@ -22,9 +22,11 @@ module Rubyrig
         @kinds = kinds
       end
 
-      # Starts a new run in dir and executes it. command: the subcommand that started it (compare, run, demo);
-      # shard: the Shard this run is, or nil.
+      # Starts a new run in dir and executes it, each workload with its effective options (recorded in
+      # run.json). command: the subcommand that started it (compare, run, demo); shard: the Shard this
+      # run is, or nil.
       def start(dir, command:, command_line:, shard: nil)
+        @experiment = WorkloadOptions.effective(@experiment, @kinds)
         prepared = preparation.prepare
         effective = ->(workload, params) { @kinds.fetch(workload.kind).effective_params(params) }
         plan = Experiment::Plan.build(@experiment, effective: effective, shard: shard)
@@ -35,12 +37,15 @@ module Rubyrig
         @store&.unlock
       end
 
-      # Continues the run in an existing store: locks it before anything is written, and refuses when a
-      # runtime no longer resolves to the interpreter the run started with.
+      # Continues the run in an existing store with the workload settings it recorded: locks it before
+      # anything is written, and refuses when a runtime no longer resolves to the interpreter the run
+      # started with.
       def resume(store)
         @store = store
         store.lock!
         run = store.run
+        @experiment, warning = WorkloadOptions.recorded(@experiment, run, @kinds)
+        @progress.note("Warning: #{warning}") if warning
         prepared = preparation.prepare
         check_same_interpreters!(run, prepared)
         store.read_trials.skipped.each { |line| @progress.note("Warning: #{line}") }

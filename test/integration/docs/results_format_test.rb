@@ -40,6 +40,11 @@ class ResultsFormatDocTest < Minitest::Test
     assert_equal Rubyrig::RESULTS_FORMAT_VERSION, meta["format_version"]
     interpreter_row = TABLES.fetch("run.json").fetch("runtimes")
     meta["runtimes"].values.first["interpreter"].each_key { |k| assert_includes interpreter_row, k }
+    workloads_row = TABLES.fetch("run.json").fetch("workloads")
+    meta["workloads"].each_value do |entry|
+      assert entry.key?("options"), "each workload records the options its batches run with"
+      entry.each_key { |k| assert_includes workloads_row, "`#{k}`", "workloads: #{k}" }
+    end
 
     trials = trial_lines(run)
     trials.each do |trial|

@@ -83,7 +83,7 @@ module Rubyrig
 
         # The names of the load generators the workload's connection modes need, e.g. ["wrk", "httperf"].
         def self.generators(workload)
-          Array(default_params.merge(workload.params)["connection"]).map { |mode| Load.for_mode(mode) }.uniq
+          Array(effective_params(workload.params)["connection"]).map { |mode| Load.for_mode(mode) }.uniq
         end
 
         def self.framework(rackup) = File.file?(File.join(File.dirname(rackup), RAILS_MARKER)) ? "rails" : "rack"

@@ -67,7 +67,7 @@ module Rubyrig
 
         def param(name) = Integer(@context.params.fetch(name))
 
-        def warmup_jobs = @options["warmup_jobs"] || 0
+        def warmup_jobs = @options.fetch("warmup_jobs")
 
         def jobs_file
           @options["file"] || File.expand_path(@context.workload.target, @context.workload.base_dir)
@@ -89,7 +89,7 @@ module Rubyrig
             "RUBYRIG_WARMUP_JOBS" => warmup_jobs.to_s,
             "RUBYRIG_JOBS_DIR" => @dir,
             "RUBYRIG_BATCH_ID" => @context.batch.id.to_s,
-            "RUBYRIG_SIDEKIQ_LOG_LEVEL" => @options["log_level"] || "warn",
+            "RUBYRIG_SIDEKIQ_LOG_LEVEL" => @options.fetch("log_level"),
             "RUBYRIG_GATE_TIMEOUT_S" => remaining_s.to_s,
             "RUBYRIG_DATABASE_URL" => database_url
           }

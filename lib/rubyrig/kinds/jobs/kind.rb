@@ -37,6 +37,9 @@ module Rubyrig
 
         def self.default_params = {"jobs" => 1000, "processes" => 1, "concurrency" => 10}.freeze
 
+        # No warmup jobs, and Sidekiq logs warnings and errors only.
+        def self.default_options = {"warmup_jobs" => 0, "log_level" => "warn"}.freeze
+
         def self.primary_metrics = %w[jobs_per_s]
 
         def self.metrics = METRICS

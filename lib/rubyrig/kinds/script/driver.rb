@@ -12,15 +12,17 @@ module Rubyrig
         BENCHMARK_IPS_DIR = File.expand_path("../../probe/benchmark_ips", __dir__)
         # ruby-bench's harness defaults; an experiment's `iterations:` also sets MIN_BENCH_TIME to 0, as
         # ruby-bench's own `run_benchmarks.rb --bench N` does.
-        RUBY_BENCH_DEFAULTS = {"WARMUP_ITRS" => 15, "MIN_BENCH_ITRS" => 10, "MIN_BENCH_TIME" => 10}.freeze
+        def self.ruby_bench_defaults = {"WARMUP_ITRS" => 15, "MIN_BENCH_ITRS" => 10, "MIN_BENCH_TIME" => 10}.freeze
 
-        # What ruby-bench's harness reads, as the batches get it: the experiment's warmup and iterations
-        # (iterations without a minimum time), else ruby-bench's defaults.
+        # What ruby-bench's harness reads: the experiment's warmup and iterations (iterations without a
+        # minimum time), else ruby-bench's defaults. Taken once per run (Kind.effective_options), so
+        # the batches get it from the workload's recorded options.
         def self.ruby_bench_env(workload)
+          defaults = ruby_bench_defaults
           {
-            "WARMUP_ITRS" => workload.warmup || RUBY_BENCH_DEFAULTS["WARMUP_ITRS"],
-            "MIN_BENCH_ITRS" => workload.iterations || RUBY_BENCH_DEFAULTS["MIN_BENCH_ITRS"],
-            "MIN_BENCH_TIME" => workload.iterations ? 0 : RUBY_BENCH_DEFAULTS["MIN_BENCH_TIME"]
+            "WARMUP_ITRS" => workload.warmup || defaults["WARMUP_ITRS"],
+            "MIN_BENCH_ITRS" => workload.iterations || defaults["MIN_BENCH_ITRS"],
+            "MIN_BENCH_TIME" => workload.iterations ? 0 : defaults["MIN_BENCH_TIME"]
           }.transform_values(&:to_s)
         end
 
@@ -71,7 +73,7 @@ module Rubyrig
         def form_env
           workload = @context.workload
           case form
-          when Form::RUBY_BENCH then self.class.ruby_bench_env(workload)
+          when Form::RUBY_BENCH then workload.options.fetch("ruby_bench_env")
           when Form::BENCHMARK_IPS
             {"RUBYRIG_IPS_TIME_S" => workload.options["duration_s"]&.to_s, "RUBYRIG_IPS_WARMUP_S" => workload.options["warmup_s"]&.to_s}
           else {}

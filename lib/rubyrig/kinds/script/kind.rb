@@ -97,10 +97,17 @@ module Rubyrig
           end
         end
 
+        # A ruby-bench file also runs with the harness's iteration counts (Driver.ruby_bench_env).
+        def self.effective_options(workload)
+          options = super
+          return options unless options["harness"] == Form::RUBY_BENCH
+          options.merge("ruby_bench_env" => Driver.ruby_bench_env(workload))
+        end
+
         def self.run_meta(workload, **)
           harness = workload.options["harness"]
           meta = {"harness" => harness}
-          meta["ruby_bench_env"] = Driver.ruby_bench_env(workload) if harness == Form::RUBY_BENCH
+          meta["ruby_bench_env"] = workload.options["ruby_bench_env"] if harness == Form::RUBY_BENCH
           meta["benchmark_ips"] = workload.options.slice("duration_s", "warmup_s") if harness == Form::BENCHMARK_IPS
           meta
         end

@@ -69,8 +69,10 @@ class ScriptDriverTest < Minitest::Test
     assert_equal "railsish", w.name
     assert_equal File.join(root, "benchmarks/railsish/Gemfile"), w.gemfile
     assert_equal({"WARMUP_ITRS" => "15", "MIN_BENCH_ITRS" => "10", "MIN_BENCH_TIME" => "10"}, Rubyrig::Kinds::Script::Driver.ruby_bench_env(w))
+    effective = w.with(options: Script.effective_options(w))
+    assert_equal Rubyrig::Kinds::Script::Driver.ruby_bench_env(w), effective.options["ruby_bench_env"]
     assert_equal({"harness" => "ruby-bench", "ruby_bench_env" => Rubyrig::Kinds::Script::Driver.ruby_bench_env(w)},
-      Script.run_meta(w, server_cpus: nil, load_cpus: nil, cpus: nil))
+      Script.run_meta(effective, server_cpus: nil, load_cpus: nil, cpus: nil))
   end
 
   def test_a_checkout_needs_bench_names_that_exist
