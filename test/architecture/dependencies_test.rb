@@ -46,7 +46,7 @@ class DependenciesTest < Minitest::Test
   def test_the_probe_requires_only_the_standard_library_and_its_own_files
     probe = File.join(LIB, "probe")
     wrong = Dir[File.join(probe, "**", "*.rb")].flat_map do |path|
-      source = File.read(path)
+      source = Rubyrig::Processes::TextFile.read(path)
       literal = source.scan(/^\s*require\s+["']([^"']+)["']/).flatten.reject { |lib| stdlib?(lib) || PROBE_GEMS.include?(lib) }
       relative = source.scan(/require\s+File\.expand_path\(["']([^"']+)["'], File\.dirname\(__FILE__\)\)/).flatten
         .reject { |rel| File.expand_path(rel, File.dirname(path)).start_with?("#{probe}/") }
@@ -66,7 +66,7 @@ class DependenciesTest < Minitest::Test
   # (or "nothing") in the last.
   def rows
     @rows ||= begin
-      section = File.read(DOC)[/^## Where things live$(.*?)^## /m, 1]
+      section = Rubyrig::Processes::TextFile.read(DOC)[/^## Where things live$(.*?)^## /m, 1]
       section.lines.grep(/^\| `/).map do |line|
         cells = line.split(" | ")
         Row.new(paths: cells.first.scan(/`([^`]+)`/).flatten, allowed: cells.last.scan(/`([A-Z]\w*)`/).flatten)
@@ -89,7 +89,7 @@ class DependenciesTest < Minitest::Test
   def named(path)
     own = path.delete_prefix("#{LIB}/").split("/").first.delete_suffix(".rb")
     own = (own == "cli") ? "CLI" : own.split("_").map(&:capitalize).join
-    references(File.read(path), own: own)
+    references(Rubyrig::Processes::TextFile.read(path), own: own)
   end
 
   def references(source, own:)

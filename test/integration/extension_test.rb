@@ -29,7 +29,7 @@ class ExtensionTest < Minitest::Test
       "--results", run, "--", "countdown:200000")
     assert_equal 0, status, err
     assert_match(/countdowns\/s \(higher is better\)/, out)
-    trials = File.readlines(File.join(run, "trials.jsonl")).map { |line| JSON.parse(line) }
+    trials = Rubyrig::Processes::TextFile.read(File.join(run, "trials.jsonl")).lines.map { |line| JSON.parse(line) }
     assert_equal 6, trials.size
     assert_equal [Rubyrig::Results::Trial::OK], trials.map { |t| t["status"] }.uniq, "the probe confirmed the variant in every batch"
     trials.each do |trial|
@@ -45,12 +45,12 @@ class ExtensionTest < Minitest::Test
     assert_equal 0, status, err
     assert_match(/countdowns\/s/, terminal)
     assert_match(/system\+heap-slots=40000/, terminal)
-    json = JSON.parse(File.read(exports["json"]))
+    json = JSON.parse(Rubyrig::Processes::TextFile.read(exports["json"]))
     compared = json["comparisons"].select { |c| c["metric"] == "countdowns_per_s" }
     assert_equal ["system+heap-slots=40000"], compared.map { |c| c["runtime"] }
-    assert_includes File.read(exports["csv"]), "countdowns_per_s"
-    assert_match(/countdowns\/s/, File.read(exports["markdown"]))
-    assert_match(/countdowns\/s/, File.read(exports["html"]))
+    assert_includes Rubyrig::Processes::TextFile.read(exports["csv"]), "countdowns_per_s"
+    assert_match(/countdowns\/s/, Rubyrig::Processes::TextFile.read(exports["markdown"]))
+    assert_match(/countdowns\/s/, Rubyrig::Processes::TextFile.read(exports["html"]))
 
     _, help, = run_cli("compare", "--help")
     assert_includes help, "+heap-slots=N"

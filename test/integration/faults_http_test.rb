@@ -6,16 +6,27 @@ require "test_helper"
 class FaultsHttpTest < Minitest::Test
   include SlowTest
 
-  # Children of this process (run_cli runs the batches here) in a batch's artifacts directory.
+  # Descendants of this process (run_cli runs the batches here; each measured command is the child of
+  # its timer process) in a batch's artifacts directory.
   def batch_children(batch_dir)
-    Dir.glob("/proc/[0-9]*").filter_map do |dir|
-      next unless File.binread("#{dir}/stat").split(") ").last.split[1].to_i == Process.pid
-      environ = File.binread("#{dir}/environ")
-      argv = File.binread("#{dir}/cmdline").split("\0")
-      [File.basename(dir).to_i, argv] if environ.include?(batch_dir) || argv.any? { |a| a.include?(batch_dir) }
+    descendants.filter_map do |pid|
+      environ = File.binread("/proc/#{pid}/environ")
+      argv = File.binread("/proc/#{pid}/cmdline").split("\0")
+      [pid, argv] if environ.include?(batch_dir) || argv.any? { |a| a.include?(batch_dir) }
     rescue SystemCallError # exited while we looked
       nil
     end
+  end
+
+  def descendants
+    parents = Dir.glob("/proc/[0-9]*").filter_map do |dir|
+      [File.basename(dir).to_i, File.binread("#{dir}/stat").split(") ").last.split[1].to_i]
+    rescue SystemCallError # exited while we looked
+      nil
+    end
+    found = [Process.pid]
+    found.each { |pid| found.concat(parents.select { |_, ppid| ppid == pid }.map(&:first)) }
+    found.drop(1)
   end
 
   def test_puma_exiting_or_wrk_killed_during_the_load_fails_only_its_batch_with_the_reason

@@ -17,6 +17,6 @@ class NoisyNeighborTest < Minitest::Test
     alone, thread = table.rows.map { |r| r.cells.fetch("system") }
     assert_operator alone.median, :>, thread.median
     assert_operator thread.ratio, :<, 1.0
-    assert_operator thread.ci[1], :<, 1.0, "the CI of thread/alone lies below 1"
+    assert_operator thread.comparison.ci[1], :<, 1.0, "the CI of thread/alone lies below 1"
   end
 end

@@ -19,7 +19,7 @@ class LoaderTest < Minitest::Test
   def test_no_file_defines_a_constant_another_file_should_hold
     misplaced = managed_files.flat_map do |path|
       expected = expected_constant(path)
-      defined_constants(Parser::CurrentRuby.parse(File.read(path))).reject do |name|
+      defined_constants(Parser::CurrentRuby.parse(Rubyrig::Processes::TextFile.read(path))).reject do |name|
         name == expected || expected.start_with?("#{name}::") || name.start_with?("#{expected}::")
       end.map { |name| "#{path.delete_prefix("#{RubyrigTest::ROOT}/")} defines #{name}, not #{expected}" }
     end
