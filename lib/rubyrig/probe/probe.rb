@@ -15,8 +15,8 @@ return if defined?(RubyrigProbe::LOADED_AT)
 module RubyrigProbe
   # The loader sets it on its first line, so that the probe's cost includes its own load.
   STARTED_AT = Process.clock_gettime(Process::CLOCK_MONOTONIC) unless const_defined?(:STARTED_AT, false)
-  GC_KEYS = [%w[count count], %w[minor_count minor_gc_count], %w[major_count major_gc_count], %w[time_ms time],
-    %w[total_allocated_objects total_allocated_objects]].freeze
+  GC_KEYS = {"count" => :count, "minor_count" => :minor_gc_count, "major_count" => :major_gc_count,
+             "time_ms" => :time, "total_allocated_objects" => :total_allocated_objects}.freeze
   YJIT_KEYS = %w[code_region_size yjit_alloc_size inline_code_size outlined_code_size compile_time_ns
     ratio_in_yjit compiled_iseq_count compiled_block_count invalidation_count live_iseq_count].freeze
   ALLOCATORS = %w[jemalloc tcmalloc mimalloc].freeze
@@ -83,10 +83,11 @@ module RubyrigProbe
     end
 
     # GC work of this process: since its fork for a forked child (whose GC.stat starts at the parent's
-    # totals), else since boot. GC.stat(key) builds no hash of every counter.
+    # totals), else since boot. One GC.stat costs less than asking for each counter.
     def gc_totals
+      stat = GC.stat
       totals = {}
-      GC_KEYS.each { |name, key| totals[name] = GC.stat(key.to_sym) }
+      GC_KEYS.each { |name, key| totals[name] = stat[key] }
       totals
     rescue # GC.stat is partial on some engines
       {}
@@ -157,24 +158,25 @@ module RubyrigProbe
       File.rename(path + ".tmp", path)
     end
 
-    # A small JSON encoder, so that the probe never loads the json gem into the measured process.
+    # A small JSON encoder, so that the probe never loads the json gem into the measured process. It
+    # runs in every process at exit, so it makes few calls: interpolation, not String#+.
     def encode(value)
       case value
-      when Hash then "{" + value.map { |k, v| encode_string(k.to_s) + ":" + encode(v) }.join(",") + "}"
-      when Array then "[" + value.map { |v| encode(v) }.join(",") + "]"
-      when String, Symbol then encode_string(value.to_s)
-      when Float then value.finite? ? value.to_s : "null"
       when Integer, true, false then value.to_s
+      when String, Symbol then encode_string(value.to_s)
+      when Hash then "{#{value.map { |k, v| "#{encode_string(k.to_s)}:#{encode(v)}" }.join(",")}}"
+      when Float then value.finite? ? value.to_s : "null"
+      when Array then "[#{value.map { |v| encode(v) }.join(",")}]"
       else "null"
       end
     end
 
     # Most strings are plain ASCII with nothing to escape (every key, most values): they skip the rest.
     def encode_string(text)
-      return '"' + text + '"' if text.ascii_only? && !text.match?(UNSAFE)
+      return "\"#{text}\"" if text.ascii_only? && !text.match?(UNSAFE)
       text = text.dup.force_encoding(Encoding::UTF_8)
       text = text.encode(Encoding::UTF_8, Encoding::BINARY, invalid: :replace, undef: :replace) unless text.valid_encoding?
-      '"' + text.gsub(UNSAFE) { |c| ESCAPES[c] || format("\\u%04x", c.ord) } + '"'
+      "\"#{text.gsub(UNSAFE) { |c| ESCAPES[c] || format("\\u%04x", c.ord) }}\""
     end
   end
   UNSAFE = /["\\\x00-\x1f]/
