@@ -1,0 +1,29 @@
+# The probes write where it costs the measured process least (tmpfs), and their files end in the
+# batch's artifacts all the same, with nothing left behind.
+require "test_helper"
+
+class ProbeDirTest < Minitest::Test
+  def test_files_written_on_tmpfs_end_in_the_artifacts_and_the_directory_goes
+    tmpfs = tmpdir
+    kept = File.join(tmpdir, "probe")
+    dir = Rubyrig::Processes::ProbeDir.new(kept: kept, tmpfs: tmpfs)
+    refute_equal kept, dir.path
+    assert_equal tmpfs, File.dirname(dir.path)
+    assert_equal "700", format("%o", File.stat(dir.path).mode & 0o777), "private to the user"
+    File.write(File.join(dir.path, "probe-1.json"), "{}")
+    File.write(File.join(dir.path, "probe-1.boot.json"), "{}")
+    assert_equal kept, dir.keep
+    assert_equal ["probe-1.boot.json", "probe-1.json"], Dir.children(kept).sort
+    assert_empty Dir.children(tmpfs)
+    assert_equal kept, dir.keep, "safe to repeat"
+  end
+
+  def test_without_tmpfs_the_probes_write_into_the_artifacts
+    kept = File.join(tmpdir, "probe")
+    dir = Rubyrig::Processes::ProbeDir.new(kept: kept, tmpfs: nil)
+    assert_equal kept, dir.path
+    File.write(File.join(dir.path, "probe-1.json"), "{}")
+    assert_equal kept, dir.keep
+    assert_equal ["probe-1.json"], Dir.children(kept)
+  end
+end
