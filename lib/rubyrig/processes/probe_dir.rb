@@ -2,7 +2,8 @@
 # tmpfs where the host has one, because creating a file on a disk file system is work the measured
 # process does inside its own measurement (0.2–0.6 ms of its CPU time on this machine's ext4; on tmpfs
 # about 15 µs: bench/probe-cost). #keep moves the files into the batch's artifacts once the process
-# has ended, where they are read, and removes the directory; without tmpfs they are written there.
+# has ended, where they are read, and removes the directory; without tmpfs they are written there. The
+# tmpfs path ends in the artifacts path, so a measured process's environment still names its run.
 require "fileutils"
 require "tmpdir"
 
@@ -15,7 +16,8 @@ module Rubyrig
       def initialize(kept:, tmpfs: self.class.tmpfs)
         @kept = kept
         FileUtils.mkdir_p(@kept)
-        @path = tmpfs ? Dir.mktmpdir("rubyrig-probe-", tmpfs) : @kept
+        @root = tmpfs && Dir.mktmpdir("rubyrig-probe-", tmpfs)
+        @path = @root ? File.join(@root, File.expand_path(@kept)).tap { |d| FileUtils.mkdir_p(d) } : @kept
       end
 
       # What the measured processes write into.
@@ -24,9 +26,9 @@ module Rubyrig
       # Moves what the processes wrote into the artifacts (a copy: another file system) and removes the
       # tmpfs directory; returns the artifacts directory. Safe to repeat.
       def keep
-        return @kept if @path == @kept || !File.directory?(@path)
+        return @kept unless @root && File.directory?(@root)
         Dir.children(@path).each { |name| FileUtils.mv(File.join(@path, name), @kept) }
-        FileUtils.rm_rf(@path)
+        FileUtils.rm_rf(@root)
         @kept
       end
 
