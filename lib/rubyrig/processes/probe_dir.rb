@@ -3,7 +3,8 @@
 # process does inside its own measurement (0.2–0.6 ms of its CPU time on this machine's ext4; on tmpfs
 # about 15 µs: bench/probe-cost). #keep moves the files into the batch's artifacts once the process
 # has ended, where they are read, and removes the directory; without tmpfs they are written there. The
-# tmpfs path ends in the artifacts path, so a measured process's environment still names its run.
+# tmpfs path ends in the artifacts path, so a measured process's environment still names its run. What
+# a rubyrig killed before #keep (kill -9) left there, the next one removes.
 require "fileutils"
 require "tmpdir"
 
@@ -11,12 +12,14 @@ module Rubyrig
   module Processes
     class ProbeDir
       TMPFS = "/dev/shm"
+      PREFIX = "rubyrig-probe-"
 
       # kept: the artifacts directory the files end in; tmpfs: a tmpfs mount point, or nil for none.
       def initialize(kept:, tmpfs: self.class.tmpfs)
         @kept = kept
         FileUtils.mkdir_p(@kept)
-        @root = tmpfs && Dir.mktmpdir("rubyrig-probe-", tmpfs)
+        self.class.sweep(tmpfs) if tmpfs
+        @root = tmpfs && Dir.mktmpdir("#{PREFIX}#{Process.pid}-", tmpfs)
         @path = @root ? File.join(@root, File.expand_path(@kept)).tap { |d| FileUtils.mkdir_p(d) } : @kept
       end
 
@@ -30,6 +33,23 @@ module Rubyrig
         Dir.children(@path).each { |name| FileUtils.mv(File.join(@path, name), @kept) }
         FileUtils.rm_rf(@root)
         @kept
+      end
+
+      # Removes the directories of rubyrig processes that have ended (named by their pid), this user's only.
+      def self.sweep(tmpfs)
+        Dir.glob(File.join(tmpfs, "#{PREFIX}*")).each do |dir|
+          pid = File.basename(dir)[/\A#{PREFIX}(\d+)-/o, 1]
+          FileUtils.rm_rf(dir) if pid && File.owned?(dir) && !alive?(pid.to_i)
+        end
+      end
+
+      def self.alive?(pid)
+        Process.kill(0, pid)
+        true
+      rescue Errno::ESRCH # no such process
+        false
+      rescue Errno::EPERM # someone else's: alive
+        true
       end
 
       # TMPFS when it is a tmpfs mount this user may write to, else nil.

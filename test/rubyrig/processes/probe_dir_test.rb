@@ -27,4 +27,15 @@ class ProbeDirTest < Minitest::Test
     assert_equal kept, dir.keep
     assert_equal ["probe-1.json"], Dir.children(kept)
   end
+
+  # A pid above the kernel's largest (2**22) never runs, so its directory is a dead rubyrig's.
+  def test_a_dead_rubyrigs_directory_goes_and_a_live_ones_stays
+    tmpfs = tmpdir
+    dead = File.join(tmpfs, "rubyrig-probe-#{2**22 + 1}-20261126-1-abc")
+    live = File.join(tmpfs, "rubyrig-probe-#{Process.pid}-20261126-1-abc")
+    [dead, live].each { |d| FileUtils.mkdir_p(File.join(d, "x")) }
+    Rubyrig::Processes::ProbeDir.new(kept: File.join(tmpdir, "probe"), tmpfs: tmpfs)
+    refute File.exist?(dead)
+    assert File.exist?(live)
+  end
 end
