@@ -9,13 +9,13 @@ class CommandWorkloadTest < Minitest::Test
     dir = tmpdir
     run = File.join(dir, "run")
     status, _, err = run_cli("compare", "-r", "system+yjit", "--batches", "1", "--param", "n=1,3",
-      "--results", run, "--", "ruby", "-e", "File.write(ENV['RUBYRIG_PROBE_DIR'] + '/../n{n}.txt', RubyVM::YJIT.enabled?.to_s)")
+      "--results", run, "--", "ruby", "-e", "File.write(ENV['RUBYRIG_PROBE_DIR'] + '/n{n}.txt', RubyVM::YJIT.enabled?.to_s)")
     assert_equal 0, status, err
     trials = trial_lines(run)
     assert_equal 2, trials.size
     trials.each do |t|
       n = t["params"]["n"]
-      assert_equal "true", Rubyrig::Processes::TextFile.read(File.join(run, "artifacts", t["batch_id"], "n#{n}.txt")), "--yjit arrived through RUBYOPT"
+      assert_equal "true", Rubyrig::Processes::TextFile.read(File.join(run, "artifacts", t["batch_id"], "probe", "n#{n}.txt")), "--yjit arrived through RUBYOPT"
       assert_operator t.dig("metrics", "wall_s"), :>, 0
       assert_equal true, t.dig("facts", "yjit_enabled")
     end

@@ -6,12 +6,20 @@
 # child reports its own GC work since the fork, not its parent's totals.
 # Standard library only and old syntax on purpose: it must load on CRuby 2.5 and later and on JRuby
 # (test/rubyrig/probe/old_ruby_syntax_test.rb parses it with Ruby 2.5's grammar).
+# Every measured process pays for loading this file (bench/probe-cost counts it), so it stays small:
+# few methods and blocks, no regexp built at run time, nothing done at load that the exit can do.
+
+# Loaded already, from the instructions the loader read: requiring the source too must not load it twice.
+return if defined?(RubyrigProbe::LOADED_AT)
 
 module RubyrigProbe
-  STARTED_AT = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  # The loader sets it on its first line, so that the probe's cost includes its own load.
+  STARTED_AT = Process.clock_gettime(Process::CLOCK_MONOTONIC) unless const_defined?(:STARTED_AT, false)
+  GC_KEYS = {"count" => :count, "minor_count" => :minor_gc_count, "major_count" => :major_gc_count,
+             "time_ms" => :time, "total_allocated_objects" => :total_allocated_objects}.freeze
   YJIT_KEYS = %w[code_region_size yjit_alloc_size inline_code_size outlined_code_size compile_time_ns
     ratio_in_yjit compiled_iseq_count compiled_block_count invalidation_count live_iseq_count].freeze
-  ALLOCATORS = [["jemalloc", /libjemalloc/], ["tcmalloc", /libtcmalloc/], ["mimalloc", /libmimalloc/]].freeze
+  ALLOCATORS = %w[jemalloc tcmalloc mimalloc].freeze
 
   @records = {}
   @gc_baseline = nil
@@ -24,20 +32,13 @@ module RubyrigProbe
 
     # The facts a process has from its first line on; the rest of #report needs it to have run.
     def boot_facts
-      {
-        "pid" => Process.pid,
-        "ppid" => Process.ppid,
-        "engine" => (defined?(RUBY_ENGINE) ? RUBY_ENGINE : "ruby"),
-        "engine_version" => (defined?(RUBY_ENGINE_VERSION) ? RUBY_ENGINE_VERSION : RUBY_VERSION),
-        "ruby_version" => RUBY_VERSION,
-        "description" => RUBY_DESCRIPTION,
-        "started_at_monotonic" => STARTED_AT,
-        "yjit_enabled" => yjit_enabled?,
-        "allocator" => (ENV["RUBYRIG_PROBE_ALLOCATOR"] == "1") ? allocator : nil,
-        "mn_threads_env" => ENV["RUBY_MN_THREADS"],
-        "env" => echoed_env,
-        "boot_only" => true
-      }
+      env = {}
+      ENV["RUBYRIG_PROBE_ENV_KEYS"].to_s.split(",").each { |key| env[key] = ENV[key] }
+      {"pid" => Process.pid, "ppid" => Process.ppid, "engine" => (defined?(RUBY_ENGINE) ? RUBY_ENGINE : "ruby"),
+       "engine_version" => (defined?(RUBY_ENGINE_VERSION) ? RUBY_ENGINE_VERSION : RUBY_VERSION),
+       "ruby_version" => RUBY_VERSION, "description" => RUBY_DESCRIPTION, "started_at_monotonic" => STARTED_AT,
+       "yjit_enabled" => yjit_enabled?, "allocator" => (ENV["RUBYRIG_PROBE_ALLOCATOR"] == "1") ? allocator : nil,
+       "mn_threads_env" => ENV["RUBY_MN_THREADS"], "env" => env, "boot_only" => true}
     end
 
     def report
@@ -45,14 +46,16 @@ module RubyrigProbe
       facts = boot_facts
       facts.delete("boot_only")
       facts["program"] = $0.to_s
-      facts["exited_at_monotonic"] = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      facts["yjit"] = yjit_stats
+      facts["exited_at_monotonic"] = began
+      facts["yjit"] = yjit_enabled? ? yjit_stats : nil
       facts["mn_active"] = mn_active? if ENV["RUBYRIG_PROBE_MN"] == "1"
-      facts["gc"] = gc_stats
+      now = gc_totals
+      facts["gc"] = now
+      now.each_key { |key| now[key] -= @gc_baseline[key] if now[key] && @gc_baseline[key] } if @gc_baseline
       facts["memory"] = memory
       facts["threads"] = Thread.list.size
-      @records.each { |key, value| facts[key] = value }
-      # The probe's own cost in this process: loading it, and gathering this report.
+      facts.update(@records)
+      # The probe's own cost in this process: loading it (from the loader's first line), and this report.
       facts["probe_load_s"] = LOADED_AT - STARTED_AT
       facts["probe_report_s"] = Process.clock_gettime(Process::CLOCK_MONOTONIC) - began
       facts
@@ -63,14 +66,10 @@ module RubyrigProbe
     end
 
     def yjit_stats
-      return nil unless yjit_enabled? && RubyVM::YJIT.respond_to?(:runtime_stats)
-      stats = RubyVM::YJIT.runtime_stats
+      stats = RubyVM::YJIT.respond_to?(:runtime_stats) && RubyVM::YJIT.runtime_stats
       return nil unless stats.is_a?(Hash)
       picked = {}
-      YJIT_KEYS.each do |key|
-        value = stats[key.to_sym]
-        picked[key] = value if value.is_a?(Numeric)
-      end
+      YJIT_KEYS.each { |key| picked[key] = stats[key.to_sym] if stats[key.to_sym].is_a?(Numeric) }
       picked
     rescue # YJIT stats differ between versions; a missing API must not break the run
       nil
@@ -80,36 +79,16 @@ module RubyrigProbe
     def allocator
       maps = read("/proc/self/maps")
       return "unknown" unless maps
-      ALLOCATORS.each { |name, pattern| return name if maps&.match?(pattern) }
-      "glibc"
-    end
-
-    def echoed_env
-      keys = ENV["RUBYRIG_PROBE_ENV_KEYS"].to_s.split(",")
-      pairs = {}
-      keys.each { |key| pairs[key] = ENV[key] }
-      pairs
+      ALLOCATORS.find { |name| maps.include?("lib" + name) } || "glibc"
     end
 
     # GC work of this process: since its fork for a forked child (whose GC.stat starts at the parent's
-    # totals), else since boot.
-    def gc_stats
-      now = gc_totals
-      return now unless @gc_baseline
-      delta = {}
-      now.each { |key, value| delta[key] = (value && @gc_baseline[key]) ? value - @gc_baseline[key] : value }
-      delta
-    end
-
+    # totals), else since boot. One GC.stat costs less than asking for each counter.
     def gc_totals
       stat = GC.stat
-      {
-        "count" => stat[:count],
-        "minor_count" => stat[:minor_gc_count],
-        "major_count" => stat[:major_gc_count],
-        "time_ms" => stat[:time],
-        "total_allocated_objects" => stat[:total_allocated_objects]
-      }
+      totals = {}
+      GC_KEYS.each { |name, key| totals[name] = stat[key] }
+      totals
     rescue # GC.stat is partial on some engines
       {}
     end
@@ -146,15 +125,16 @@ module RubyrigProbe
     # RSS now and at its peak; PSS (which walks every page table, about 0.2 ms) only where it tells
     # something, in servers and workers whose forks share pages (RUBYRIG_PROBE_PSS=1).
     def memory
-      status = read("/proc/self/status").to_s
-      facts = {"rss_bytes" => kilobytes(status, "VmRSS"), "hwm_bytes" => kilobytes(status, "VmHWM")}
-      facts["pss_bytes"] = kilobytes(read("/proc/self/smaps_rollup").to_s, "Pss") if ENV["RUBYRIG_PROBE_PSS"] == "1"
+      status = read("/proc/self/status")
+      facts = {"rss_bytes" => kilobytes(status, "VmRSS:"), "hwm_bytes" => kilobytes(status, "VmHWM:")}
+      facts["pss_bytes"] = kilobytes(read("/proc/self/smaps_rollup"), "Pss:") if ENV["RUBYRIG_PROBE_PSS"] == "1"
       facts
     end
 
+    # The number after "Field:" in a /proc file ("VmRSS:   1234 kB"), in bytes; found without a regexp.
     def kilobytes(text, field)
-      m = text.match(/^#{field}:\s+(\d+) kB/)
-      m ? m[1].to_i * 1024 : nil
+      at = text&.index(field)
+      at ? text[at + field.size, 24].to_i * 1024 : nil
     end
 
     def read(path)
@@ -174,40 +154,33 @@ module RubyrigProbe
     end
 
     def write_file(path, facts)
-      tmp = path + ".tmp"
-      File.write(tmp, encode(facts))
-      File.rename(tmp, path)
+      File.write(path + ".tmp", encode(facts))
+      File.rename(path + ".tmp", path)
     end
 
-    # A small JSON encoder, so that the probe never loads the json gem into the measured process.
+    # A small JSON encoder, so that the probe never loads the json gem into the measured process. It
+    # runs in every process at exit, so it makes few calls: interpolation, not String#+.
     def encode(value)
       case value
-      when Hash then "{" + value.map { |k, v| encode(k.to_s) + ":" + encode(v) }.join(",") + "}"
-      when Array then "[" + value.map { |v| encode(v) }.join(",") + "]"
+      when Integer, true, false then value.to_s
       when String, Symbol then encode_string(value.to_s)
-      when Integer then value.to_s
+      when Hash then "{#{value.map { |k, v| "#{encode_string(k.to_s)}:#{encode(v)}" }.join(",")}}"
       when Float then value.finite? ? value.to_s : "null"
-      when true then "true"
-      when false then "false"
+      when Array then "[#{value.map { |v| encode(v) }.join(",")}]"
       else "null"
       end
     end
 
+    # Most strings are plain ASCII with nothing to escape (every key, most values): they skip the rest.
     def encode_string(text)
-      text = text.dup.force_encoding("UTF-8")
-      text = text.encode("UTF-8", "binary", invalid: :replace, undef: :replace) unless text.valid_encoding?
-      escaped = text.gsub(/["\\\x00-\x1f]/) do |c|
-        case c
-        when '"' then '\\"'
-        when "\\" then "\\\\"
-        when "\n" then "\\n"
-        when "\t" then "\\t"
-        else format("\\u%04x", c.ord)
-        end
-      end
-      '"' + escaped + '"'
+      return "\"#{text}\"" if text.ascii_only? && !text.match?(UNSAFE)
+      text = text.dup.force_encoding(Encoding::UTF_8)
+      text = text.encode(Encoding::UTF_8, Encoding::BINARY, invalid: :replace, undef: :replace) unless text.valid_encoding?
+      "\"#{text.gsub(UNSAFE) { |c| ESCAPES[c] || format("\\u%04x", c.ord) }}\""
     end
   end
+  UNSAFE = /["\\\x00-\x1f]/
+  ESCAPES = {'"' => '\\"', "\\" => "\\\\", "\n" => "\\n", "\t" => "\\t"}.freeze
 end
 
 # Hooks Process._fork (Ruby 3.1+) so that every fork, whatever calls it, resets the child's account.

@@ -89,8 +89,10 @@ module Rubyrig
         )
       end
 
+      # Where the probes write (Processes::ProbeDir: on tmpfs where there is one); their files end in the
+      # batch's artifacts, under probe/.
       def probe_dir
-        @probe_dir ||= File.join(@context.artifacts_dir, "probe").tap { |d| FileUtils.mkdir_p(d) }
+        (@probe_dir ||= Processes::ProbeDir.new(kept: File.join(@context.artifacts_dir, "probe"))).path
       end
 
       attr_reader :child, :monitor
@@ -141,6 +143,7 @@ module Rubyrig
       def abort
         @monitor&.stop
         @child&.stop(grace_s: 1.0)
+        @probe_dir&.keep
       end
 
       private
@@ -173,9 +176,11 @@ module Rubyrig
 
       # Every process's exit report, and for those that never reached their exit, their boot facts.
       def read_probes
-        full = read_json(Dir.glob(File.join(probe_dir, "probe-*.json")).reject { |f| f.end_with?(".boot.json") })
+        dir = @probe_dir&.keep
+        return [] unless dir
+        full = read_json(Dir.glob(File.join(dir, "probe-*.json")).reject { |f| f.end_with?(".boot.json") })
         seen = full.map { |p| p["pid"] }
-        boot = read_json(Dir.glob(File.join(probe_dir, "probe-*.boot.json"))).reject { |p| seen.include?(p["pid"]) }
+        boot = read_json(Dir.glob(File.join(dir, "probe-*.boot.json"))).reject { |p| seen.include?(p["pid"]) }
         full + boot
       end
 

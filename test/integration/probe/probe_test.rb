@@ -50,6 +50,23 @@ class ProbeTest < Minitest::Test
     end
   end
 
+  # The probe's cost counts from the loader's first line: the clock starts before the loader reads and
+  # evaluates the compiled instructions, so their load is in probe_load_s.
+  def test_the_probes_clock_starts_before_the_loader_evaluates_the_instructions
+    binary = File.join(tmpdir, "marked.bin")
+    File.binwrite(binary, RubyVM::InstructionSequence.compile(<<~RUBY).to_binary)
+      RubyrigTestEvaluatedAt = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      module RubyrigProbe
+        LOADED_AT = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      end
+    RUBY
+    loader = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/loader.rb")
+    out, err, exit = Rubyrig::Processes::Child.capture(["ruby", "-r#{loader}", "-e", "print RubyrigProbe::STARTED_AT <= RubyrigTestEvaluatedAt"],
+      env: {"RUBYRIG_PROBE_ISEQ" => binary, "RUBYOPT" => nil})
+    assert exit.success?, err
+    assert_equal "true", out
+  end
+
   # As the script driver runs a script: the harness on the command line, which Ruby loads before the
   # loader that RUBYOPT names, so the harness must go through the loader too.
   def test_the_harness_and_the_loader_in_rubyopt_load_the_probe_once

@@ -17,7 +17,8 @@ class MeasuredRunTest < Minitest::Test
     workload = Rubyrig::Experiment::Workload.new(name: "w", kind: "script", target: "/x.rb", params: {}, options: {})
     context = Rubyrig::Kinds::Context.new(batch: Rubyrig::Experiment::Plan::Batch.new(id: "c0-b1", cell: cell), workload: workload,
       launch: launch, artifacts_dir: tmpdir)
-    Rubyrig::Processes::MeasuredRun.new(context).env(**options)
+    run = Rubyrig::Processes::MeasuredRun.new(context)
+    run.env(**options).tap { run.abort }
   end
 
   def test_the_variants_flags_reach_child_rubies_through_rubyopt
