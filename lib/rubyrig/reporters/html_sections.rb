@@ -51,6 +51,8 @@ module Rubyrig
         when :grids
           blocks = plot.map { |g| %(<div><h4><code>#{esc(g.runtime)}</code></h4>#{Charts::Grid.render(g)}</div>) }
           %(<figcaption>#{caption}; the darker, the more (one scale from 0 for every runtime).</figcaption><div class="grids">#{blocks.join}</div>)
+        when :why
+          "#{Charts::Why.render(plot)}<figcaption>#{caption}; the black tick marks the cost itself (the CPU of several threads can exceed it).</figcaption>"
         when :memory_speed
           "<h3>#{esc(plot.workload)}</h3>#{Charts::MemorySpeed.render(plot, @styles)}#{Html.legend(plot.points.map(&:runtime).uniq, @styles)}" \
             "<figcaption>Peak RSS against #{esc(plot.label)} (#{plot.higher_is_better ? "higher" : "lower"} is better) per cell, #{caption}" \

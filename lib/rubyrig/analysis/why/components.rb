@@ -1,0 +1,59 @@
+# The measured components a difference is split into, and each batch's value of every one per unit of
+# work. A batch's resources are taken as spread evenly over its wall time: a time component per unit is
+# its seconds per second of wall times the seconds of wall per unit (1 / rate, or the duration itself),
+# and a count per unit likewise. Memory components are bytes of the same process tree. A component the
+# batch did not record is nil (not measured); YJIT's are 0 where the probe saw YJIT off.
+module Rubyrig
+  class Analysis
+    module Why
+      module Components
+        # name: the metric; factor: the word a named factor uses; additive: it adds up to the primary
+        # cost, so that its share of the difference means something.
+        Component = Struct.new(:name, :factor, :additive, :label, :yjit, keyword_init: true)
+
+        SPEED = [
+          Component.new(name: "cpu_user_s", factor: "cpu_user", additive: true, label: "CPU user", yjit: false),
+          Component.new(name: "cpu_sys_s", factor: "cpu_sys", additive: true, label: "CPU sys", yjit: false),
+          Component.new(name: "gc_time_s", factor: "gc", additive: true, label: "GC time", yjit: false),
+          Component.new(name: "yjit_compile_time_s", factor: "jit", additive: true, label: "YJIT compile time", yjit: true),
+          Component.new(name: "gvl_wait_s", factor: "gvl", additive: true, label: "GVL wait", yjit: false),
+          Component.new(name: "voluntary_ctx_switches", factor: "context_switches", additive: false, label: "voluntary context switches", yjit: false),
+          Component.new(name: "involuntary_ctx_switches", factor: "context_switches", additive: false, label: "involuntary context switches", yjit: false)
+        ].map(&:freeze).freeze
+
+        MEMORY = [
+          Component.new(name: "yjit_code_region_bytes", factor: "yjit_code_region", additive: true, label: "YJIT code region", yjit: true),
+          Component.new(name: "yjit_alloc_bytes", factor: "jit", additive: true, label: "YJIT allocations", yjit: true)
+        ].map(&:freeze).freeze
+
+        # What one unit of work of each primary metric is called.
+        UNITS = {"iterations_per_s" => "iteration", "requests_per_s" => "request", "jobs_per_s" => "job"}.freeze
+
+        module_function
+
+        def for(metric) = (metric == MEMORY_METRIC) ? MEMORY : SPEED
+
+        def unit_word(metric) = (metric == MEMORY_METRIC) ? nil : UNITS.fetch(metric, "run")
+
+        # The primary cost of one unit of work in a batch: seconds per unit for a rate, the duration
+        # itself, or the bytes of a memory metric.
+        def cost(metrics, metric)
+          value = metrics[metric]
+          return nil unless value.is_a?(Numeric) && value.positive?
+          Metrics.fetch(metric).rate ? 1.0 / value : value.to_f
+        end
+
+        # One batch's value of a component per unit of work, or nil when the batch did not measure it.
+        def per_unit(trial, component, metric)
+          value = trial.metrics[component.name]
+          value = 0.0 if value.nil? && component.yjit && trial.facts.to_h["yjit_enabled"] == false
+          return nil unless value.is_a?(Numeric)
+          return value.to_f if metric == MEMORY_METRIC
+          wall = trial.metrics["wall_s"]
+          cost = cost(trial.metrics, metric)
+          (wall.is_a?(Numeric) && wall.positive? && cost) ? value * cost / wall : nil
+        end
+      end
+    end
+  end
+end
