@@ -31,10 +31,10 @@ module Rubyrig
         def row(e, part, factor, unit)
           same_unit = Metrics.fetch(part.name).unit == unit
           means = (part.measured? && same_unit) ? part.means : {}
-          {component: part.component.label, factor: factor.to_s, runtime: e.runtime, workload: e.comparison.workload, params: e.comparison.params,
-           metric: part.name, reference_mean: means[e.reference], runtime_mean: means[e.runtime], ratio: part.comparison,
-           verdict: part.comparison, share: part.share && Section::Estimate.new(value: part.share, ci: part.share_ci),
-           detail: part.measured? ? nil : "not measured on #{part.unmeasured.join(" and ")}"}
+          label = part.measured? ? part.component.label : "#{part.component.label} (not measured on #{part.unmeasured.join(" and ")})"
+          {component: label, factor: factor.to_s, runtime: e.runtime, workload: e.comparison.workload, params: e.comparison.params,
+           reference_mean: means[e.reference], runtime_mean: means[e.runtime], ratio: part.comparison, verdict: part.comparison,
+           share: part.share && Section::Estimate.new(value: part.share, ci: part.share_ci)}
         end
       end
     end

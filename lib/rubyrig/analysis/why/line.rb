@@ -2,8 +2,8 @@
 # printed by the formatters below, which the test that reads every number back from summary.json
 # uses too): the verdict with its ratio and interval and the difference per unit of work; each named
 # factor with its difference, ratio and share; or that no measured factor accounts for it; the same
-# runtime in the neighbouring cells; and what could not be measured where (on one side, or on both
-# when nothing was named).
+# runtime in the neighbouring cells; and where GVL wait or YJIT's figures could not be measured (on
+# one side, or on both when nothing was named).
 module Rubyrig
   class Analysis
     module Why
@@ -44,7 +44,7 @@ module Rubyrig
         end
 
         def unmeasured(e)
-          missing = e.parts.reject(&:measured?).select { |p| p.unmeasured.size == 1 || e.reasons.empty? }
+          missing = e.parts.reject(&:measured?).select { |p| (p.component.yjit || p.component.factor == "gvl") && (p.unmeasured.size == 1 || e.reasons.empty?) }
           missing.group_by(&:unmeasured).map do |runtimes, parts|
             needs = if parts.none? { |p| p.component.factor == "gvl" } then ""
             elsif parts.size == 1 then " (needs CRuby 3.2+)"
