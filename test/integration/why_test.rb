@@ -38,7 +38,8 @@ class WhyTest < Minitest::Test
       assert_equal factors, w["factors"], "#{runtime}: #{w["line"]}"
       assert_match words, w["line"]
       named = w["components"].find { |c| c["name"] == {"gvl" => "gvl_wait_s", "sys" => "cpu_sys_s", "gc" => "gc_time_s", "yjit" => "cpu_user_s"}[runtime] }
-      assert_operator named["share_low"], :>, 0, runtime
+      assert_equal((runtime == "yjit") ? "lower" : "higher", named["verdict"], runtime)
+      assert_operator named["share"], :>=, Rubyrig::Analysis::Why::MIN_COST_SHARE, runtime
     end
   end
 

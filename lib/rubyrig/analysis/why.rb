@@ -6,9 +6,10 @@
 module Rubyrig
   class Analysis
     module Why
-      # A factor is named only when the interval of its share of the difference lies above this: it
-      # accounts for at least half of the difference, decided.
+      # An additive factor is named only when its change is at least this share of the measured change
+      # and its share of the cost's difference at least MIN_COST_SHARE (Factors has the whole rule).
       MIN_SHARE = 0.5
+      MIN_COST_SHARE = 0.2
       # The memory metric whose decided differences are explained.
       MEMORY_METRIC = "peak_rss_bytes"
 

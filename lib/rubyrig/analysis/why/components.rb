@@ -1,8 +1,13 @@
 # The measured components a difference is split into, and each batch's value of every one per unit of
-# work. A batch's resources are taken as spread evenly over its wall time: a time component per unit is
-# its seconds per second of wall times the seconds of wall per unit (1 / rate, or the duration itself),
-# and a count per unit likewise. Memory components are bytes of the same process tree. A component the
-# batch did not record is nil (not measured); YJIT's are 0 where the probe saw YJIT off.
+# work. The batches record each component for the whole process tree over its life, so a share of it
+# is taken for the measured work:
+# - a script or command (wall_s): resources spread evenly over the wall time, so a component per unit
+#   is its amount per second of wall times the seconds of wall per unit (1 / rate, or the duration);
+# - HTTP (server_cpu_s, request_count) and jobs (drain_cpu_s, processed_count): resources spread in
+#   proportion to CPU, so a component per unit is its amount times the share of the tree's CPU spent
+#   in the measured window (the load, or the drain), over the requests or jobs completed in it.
+# Memory components are bytes of the same process tree. A component the batch did not record is nil
+# (not measured); YJIT's are 0 where the probe saw YJIT off.
 module Rubyrig
   class Analysis
     module Why
@@ -25,6 +30,9 @@ module Rubyrig
           Component.new(name: "yjit_code_region_bytes", factor: "yjit_code_region", additive: true, label: "YJIT code region", yjit: true),
           Component.new(name: "yjit_alloc_bytes", factor: "jit", additive: true, label: "YJIT allocations", yjit: true)
         ].map(&:freeze).freeze
+
+        # The CPU of the measured window and the units of work done in it, of HTTP and of jobs.
+        WINDOWS = [%w[server_cpu_s request_count], %w[drain_cpu_s processed_count]].freeze
 
         # What one unit of work of each primary metric is called.
         UNITS = {"iterations_per_s" => "iteration", "requests_per_s" => "request", "jobs_per_s" => "job"}.freeze
@@ -49,10 +57,21 @@ module Rubyrig
           value = 0.0 if value.nil? && component.yjit && trial.facts.to_h["yjit_enabled"] == false
           return nil unless value.is_a?(Numeric)
           return value.to_f if metric == MEMORY_METRIC
-          wall = trial.metrics["wall_s"]
-          cost = cost(trial.metrics, metric)
-          (wall.is_a?(Numeric) && wall.positive? && cost) ? value * cost / wall : nil
+          scale = scale(trial.metrics, metric)
+          scale && value * scale
         end
+
+        # What turns a whole batch's amount into the amount per unit of work, or nil without the figures.
+        def scale(m, metric)
+          wall = m["wall_s"]
+          cost = cost(m, metric)
+          return cost / wall if cost && positive?(wall)
+          window, units = WINDOWS.map { |cpu, count| [m[cpu], m[count]] }.find { |cpu, count| positive?(cpu) && positive?(count) }
+          total = m["cpu_user_s"].to_f + m["cpu_sys_s"].to_f
+          (window && total.positive?) ? window / total / units : nil
+        end
+
+        def positive?(value) = value.is_a?(Numeric) && value.positive?
       end
     end
   end

@@ -79,6 +79,22 @@ class WhyTest < Minitest::Test
     assert_match(/voluntary context switches \d+\.\d{3}x \[.*\] per iteration/, w.line)
   end
 
+  # HTTP batches have no wall time: the server's CPU in the measured window, out of its whole life's,
+  # over the requests completed in it; a script's: its wall time.
+  def test_components_per_unit_of_work
+    components = Rubyrig::Analysis::Why::Components
+    gc = components::SPEED.find { |c| c.name == "gc_time_s" }
+    http = Rubyrig::Results::Trial.new(metrics: {"requests_per_s" => 1000.0, "request_count" => 1000, "server_cpu_s" => 0.5,
+      "cpu_user_s" => 0.6, "cpu_sys_s" => 0.2, "gc_time_s" => 0.08}, facts: {})
+    assert_in_delta 0.08 * 0.5 / 0.8 / 1000, components.per_unit(http, gc, "requests_per_s"), 1e-12
+    script = Rubyrig::Results::Trial.new(metrics: {"iterations_per_s" => 20.0, "wall_s" => 2.0, "gc_time_s" => 0.4}, facts: {})
+    assert_in_delta 0.4 / 2.0 / 20, components.per_unit(script, gc, "iterations_per_s"), 1e-12
+    assert_nil components.per_unit(Rubyrig::Results::Trial.new(metrics: {"iterations_per_s" => 20.0, "gc_time_s" => 0.4}, facts: {}), gc, "iterations_per_s")
+    region = components::MEMORY.first
+    off = Rubyrig::Results::Trial.new(metrics: {"peak_rss_bytes" => 1e7}, facts: {"yjit_enabled" => false})
+    assert_equal 0.0, components.per_unit(off, region, "peak_rss_bytes")
+  end
+
   def test_a_over_a_has_no_explanation
     assert_empty report({"a" => plain(0.010), "b" => plain(0.010)}).why
   end
