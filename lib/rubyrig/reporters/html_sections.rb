@@ -52,13 +52,14 @@ module Rubyrig
           blocks = plot.map { |g| %(<div><h4><code>#{esc(g.runtime)}</code></h4>#{Charts::Grid.render(g)}</div>) }
           %(<figcaption>#{caption}; the darker, the more (one scale from 0 for every runtime).</figcaption><div class="grids">#{blocks.join}</div>)
         when :why
-          "#{Charts::Why.render(plot)}<figcaption>#{caption}; the black tick marks the cost itself (the CPU of several threads can exceed it).</figcaption>"
+          tick = (plot.unit == "B") ? "the peak RSS" : "the cost itself (the CPU of several threads can exceed it)"
+          "#{Charts::Why.render(plot)}<figcaption>#{caption}; the black tick marks #{tick}.</figcaption>"
         when :memory_speed
           "<h3>#{esc(plot.workload)}</h3>#{Charts::MemorySpeed.render(plot, @styles)}#{Html.legend(plot.points.map(&:runtime).uniq, @styles)}" \
             "<figcaption>Peak RSS against #{esc(plot.label)} (#{plot.higher_is_better ? "higher" : "lower"} is better) per cell, #{caption}" \
             "#{"; the dashed line joins the +yjit-mem settings in order" unless plot.lines.empty?}.</figcaption>"
         end
-        %(<figure class="chart" data-figure="#{kind.to_s.tr("_", "-").sub("grids", "grid")}">#{drawn}#{grid(t)}</figure>)
+        %(<figure class="chart" data-figure="#{kind.to_s.tr("_", "-").sub("grids", "grid")}">#{drawn}#{grid(t)}#{notes(t)}</figure>)
       end
 
       def grid(t)
