@@ -16,9 +16,10 @@ module Rubyrig
       module_function
 
       # report: a Report with its comparisons; measured: its ok measured trials by cell key.
-      # Returns an Explanation per decided difference, in the order of the comparisons.
+      # Returns an Explanation per decided difference: speed first, each in the order of the comparisons.
       def of(report, measured)
-        report.comparisons.select { |c| difference?(report, c) }.map do |comparison|
+        differences = report.comparisons.select { |c| difference?(report, c) }
+        differences.sort_by.with_index { |c, i| [(c.metric == MEMORY_METRIC) ? 1 : 0, i] }.map do |comparison|
           Decomposition.new(report, measured).explain(comparison)
         end.freeze
       end
