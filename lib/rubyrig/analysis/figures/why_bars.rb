@@ -1,8 +1,9 @@
 # Where the cost went, per runtime, for each decided difference (Why::Explanation): a stacked bar of
 # the mean cost per unit of work on each side, split into GC, YJIT compile time, the rest of CPU user,
 # CPU sys and the rest of the wall time (off CPU: waiting, sleeping, I/O), or for peak RSS into the
-# YJIT code region, YJIT's allocations and the rest; on one axis from zero per difference. With
-# several threads CPU can exceed wall time: the bar is then longer than the cost, which is marked.
+# YJIT code region, YJIT's allocations, the Ruby heap and the rest; on one axis from zero per
+# difference. With several threads CPU can exceed wall time: the bar is then longer than the cost,
+# which is marked.
 module Rubyrig
   class Analysis
     class Figures
@@ -11,7 +12,7 @@ module Rubyrig
 
         # The segments that are components themselves, before the rests.
         SPEED = [["GC", "gc_time_s"], ["YJIT compile", "yjit_compile_time_s"]].freeze
-        MEMORY = [["YJIT code region", "yjit_code_region_bytes"], ["YJIT allocations", "yjit_alloc_bytes"]].freeze
+        MEMORY = [["YJIT code region", "yjit_code_region_bytes"], ["YJIT allocations", "yjit_alloc_bytes"], ["Ruby heap", "ruby_heap_bytes"]].freeze
 
         def figures
           @report.why.to_a.map do |e|

@@ -6,7 +6,8 @@
 # - HTTP (server_cpu_s, request_count) and jobs (drain_cpu_s, processed_count): resources spread in
 #   proportion to CPU, so a component per unit is its amount times the share of the tree's CPU spent
 #   in the measured window (the load, or the drain), over the requests or jobs completed in it.
-# Memory components are bytes of the same process tree. A component the batch did not record is nil
+# Memory components are bytes of the same process tree: YJIT's, the Ruby heap's pages, and the rest
+# of peak RSS (malloc, thread stacks, the interpreter's mappings). A component the batch did not record is nil
 # (not measured); YJIT's are 0 where the probe saw YJIT off.
 module Rubyrig
   class Analysis
@@ -26,9 +27,14 @@ module Rubyrig
           Component.new(name: "involuntary_ctx_switches", factor: "context_switches", additive: false, label: "involuntary context switches", yjit: false)
         ].map(&:freeze).freeze
 
+        # The rest of peak RSS once the Ruby heap and YJIT's memory are taken out.
+        REST = "other_rss_bytes"
+
         MEMORY = [
           Component.new(name: "yjit_code_region_bytes", factor: "yjit_code_region", additive: true, label: "YJIT code region", yjit: true),
-          Component.new(name: "yjit_alloc_bytes", factor: "jit", additive: true, label: "YJIT allocations", yjit: true)
+          Component.new(name: "yjit_alloc_bytes", factor: "jit", additive: true, label: "YJIT allocations", yjit: true),
+          Component.new(name: "ruby_heap_bytes", factor: "ruby_heap", additive: true, label: "Ruby heap", yjit: false),
+          Component.new(name: REST, factor: "malloc", additive: true, label: "rest of RSS (malloc, stacks, mappings)", yjit: false)
         ].map(&:freeze).freeze
 
         # The CPU of the measured window and the units of work done in it, of HTTP and of jobs.
@@ -53,12 +59,20 @@ module Rubyrig
 
         # One batch's value of a component per unit of work, or nil when the batch did not measure it.
         def per_unit(trial, component, metric)
+          return rest(trial, metric) if component.name == REST
           value = trial.metrics[component.name]
           value = 0.0 if value.nil? && component.yjit && trial.facts.to_h["yjit_enabled"] == false
           return nil unless value.is_a?(Numeric)
           return value.to_f if metric == MEMORY_METRIC
           scale = scale(trial.metrics, metric)
           scale && value * scale
+        end
+
+        # Peak RSS less the Ruby heap and YJIT's memory, or nil when one of them was not measured.
+        def rest(trial, metric)
+          parts = MEMORY.first(3).map { |c| per_unit(trial, c, metric) }
+          rss = trial.metrics[metric]
+          (parts.all? && rss.is_a?(Numeric)) ? rss - parts.sum : nil
         end
 
         # What turns a whole batch's amount into the amount per unit of work, or nil without the figures.

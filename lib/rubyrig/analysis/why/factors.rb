@@ -6,7 +6,7 @@
 # - it accounts for at least MIN_COST_SHARE of the cost's difference (its share's estimate), and
 # - its change is at least MIN_SHARE of the measured change: the sum of the absolute differences of
 #   the components that do not hold one another (CPU user, CPU sys and GVL wait; YJIT's code region
-#   and allocations). On a busy host the wall time per unit also holds the time spent waiting for a
+#   and allocations, the Ruby heap and the rest of RSS). On a busy host the wall time per unit also holds the time spent waiting for a
 #   CPU, so a CPU component that causes the whole difference accounts for less than all of the wall
 #   time's; among the measured components it still dominates.
 # CPU user is the catch-all (GC, YJIT compile time and the work of the threads the others waited for
@@ -21,7 +21,7 @@ module Rubyrig
       module Factors
         CATCH_ALL = "cpu_user_s"
         # The components whose differences add up to the measured change (GC and compile time are in CPU user).
-        DISJOINT = %w[cpu_user_s cpu_sys_s gvl_wait_s yjit_code_region_bytes yjit_alloc_bytes].freeze
+        DISJOINT = %w[cpu_user_s cpu_sys_s gvl_wait_s yjit_code_region_bytes yjit_alloc_bytes ruby_heap_bytes other_rss_bytes].freeze
 
         module_function
 

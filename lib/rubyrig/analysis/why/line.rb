@@ -8,8 +8,10 @@ module Rubyrig
   class Analysis
     module Why
       module Line
+        # Factors whose absence on a runtime is said (the others go missing together with the wall time).
+        NOTED = %w[gvl ruby_heap malloc].freeze
         NOTHING = "no measured factor accounts for it; try a profile: `--profile`"
-        NOTHING_MEMORY = "no measured factor accounts for it (the Ruby heap and malloc are not measured apart)"
+        NOTHING_MEMORY = "no measured factor accounts for it"
 
         module_function
 
@@ -44,7 +46,7 @@ module Rubyrig
         end
 
         def unmeasured(e)
-          missing = e.parts.reject(&:measured?).select { |p| (p.component.yjit || p.component.factor == "gvl") && (p.unmeasured.size == 1 || e.reasons.empty?) }
+          missing = e.parts.reject(&:measured?).select { |p| (p.component.yjit || NOTED.include?(p.component.factor)) && (p.unmeasured.size == 1 || e.reasons.empty?) }
           missing.group_by(&:unmeasured).map do |runtimes, parts|
             needs = if parts.none? { |p| p.component.factor == "gvl" } then ""
             elsif parts.size == 1 then " (needs CRuby 3.2+)"

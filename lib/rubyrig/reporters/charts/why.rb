@@ -6,7 +6,8 @@ module Rubyrig
     module Charts
       module Why
         COLORS = {"GC" => "#7570b3", "YJIT compile" => "#e7298a", "other CPU user" => "#1b7837", "CPU sys" => "#d95f02",
-                  "off CPU" => "#d9d9d9", "YJIT code region" => "#e7298a", "YJIT allocations" => "#7570b3", "rest of RSS" => "#d9d9d9"}.freeze
+                  "off CPU" => "#d9d9d9", "YJIT code region" => "#e7298a", "YJIT allocations" => "#7570b3", "Ruby heap" => "#1b7837",
+                  "rest of RSS" => "#d9d9d9"}.freeze
         WIDTH = 380
         PAD = 24
 

@@ -85,7 +85,7 @@ class WhyTest < Minitest::Test
     components = Rubyrig::Analysis::Why::Components
     gc = components::SPEED.find { |c| c.name == "gc_time_s" }
     http = Rubyrig::Results::Trial.new(metrics: {"requests_per_s" => 1000.0, "request_count" => 1000, "server_cpu_s" => 0.5,
-      "cpu_user_s" => 0.6, "cpu_sys_s" => 0.2, "gc_time_s" => 0.08}, facts: {})
+                                                 "cpu_user_s" => 0.6, "cpu_sys_s" => 0.2, "gc_time_s" => 0.08}, facts: {})
     assert_in_delta 0.08 * 0.5 / 0.8 / 1000, components.per_unit(http, gc, "requests_per_s"), 1e-12
     script = Rubyrig::Results::Trial.new(metrics: {"iterations_per_s" => 20.0, "wall_s" => 2.0, "gc_time_s" => 0.4}, facts: {})
     assert_in_delta 0.4 / 2.0 / 20, components.per_unit(script, gc, "iterations_per_s"), 1e-12
@@ -106,6 +106,16 @@ class WhyTest < Minitest::Test
     w = r.why.find { |e| e.metric == "peak_rss_bytes" }
     assert_equal ["yjit_code_region"], w.factors
     assert_match(/peak RSS 3\.000x \[.*\], \+38\.1 MiB: YJIT code region \+28\.\d MiB \(appeared\), 7\d% \[7\d%, 7\d%\] of the difference/, w.line)
+  end
+
+  # A smaller malloc: the Ruby heap and YJIT unchanged, the rest of RSS (malloc, stacks, mappings) down.
+  def test_memory_outside_the_heap_and_yjit_is_named_malloc
+    memory = {"base" => {"rss" => 60_000_000, "ruby_heap_bytes" => 10_000_000.0}, "small" => {"rss" => 40_000_000, "ruby_heap_bytes" => 10_000_000.0}}
+    facts = {"base" => {"yjit_enabled" => false}, "small" => {"yjit_enabled" => false}}
+    w = report({"base" => plain(0.010), "small" => plain(0.010)}, memory: memory, facts: facts).why.find { |e| e.metric == "peak_rss_bytes" }
+    assert_equal "lower", w.comparison.verdict
+    assert_equal ["malloc"], w.factors
+    assert_match(/rest of RSS \(malloc, stacks, mappings\) -\d+\.\d MiB \(0\.\d{3}x \[.*\]\), \d+% \[\d+%, \d+%\] of the difference/, w.line)
   end
 
   def test_the_gap_elsewhere_in_the_run_is_cited
