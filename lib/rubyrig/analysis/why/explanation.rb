@@ -6,8 +6,7 @@
 module Rubyrig
   class Analysis
     module Why
-      Explanation = Struct.new(:cell, :comparison, :unit_word, :costs, :difference, :parts, :reasons, :factors, :neighbours, :unmeasured,
-        :line, keyword_init: true) do
+      Explanation = Struct.new(:cell, :comparison, :unit_word, :costs, :difference, :parts, :reasons, :factors, :neighbours, :line, keyword_init: true) do
         def runtime = comparison.runtime
 
         def reference = comparison.baseline

@@ -2,8 +2,8 @@
 # printed by the formatters below, which the test that reads every number back from summary.json
 # uses too): the verdict with its ratio and interval and the difference per unit of work; each named
 # factor with its difference, ratio and share; or that no measured factor accounts for it; the same
-# runtime in the neighbouring cells; and where GVL wait or YJIT's figures could not be measured (on
-# one side, or on both when nothing was named).
+# runtime in the neighbouring cells; and where GVL wait, YJIT's figures or the Ruby heap could not be
+# measured (on one side, or on both when nothing was named).
 module Rubyrig
   class Analysis
     module Why
