@@ -43,7 +43,7 @@ class WhyTest < Minitest::Test
     end
   end
 
-  def test_yjit_memory_is_attributed_to_yjit_and_the_a_over_a_pair_to_nothing
+  def test_memory_is_attributed_to_yjit_or_malloc_and_the_a_over_a_pair_to_nothing
     _, out, _, doc = run_data
     memory = why("yjit", "peak_rss_bytes")
     assert_equal "higher", memory["verdict"]
@@ -52,6 +52,10 @@ class WhyTest < Minitest::Test
     region = memory["components"].find { |c| c["name"] == "yjit_code_region_bytes" }
     assert_equal "appeared", region["verdict"]
     assert_operator region["share_low"], :>, 0
+    # A malloc limit of 1000 bytes keeps what the arrays malloc small: the rest of RSS, not the heap.
+    malloc = why("gc", "peak_rss_bytes")
+    assert_equal "lower", malloc["verdict"]
+    assert_equal ["malloc"], malloc["factors"], malloc["line"]
     doc["why"].select { |w| w["runtime"] == "aa" }.each { |w| assert_empty w["factors"], w["line"] }
     assert_includes out, "why: gvl is slower than base"
   end
