@@ -117,7 +117,7 @@ class ResultsFormatDocTest < Minitest::Test
     figures = TABLES.fetch("summary.json (and --export-json)")
     summary["figures"].each do |kind, list|
       assert figures.key?(kind), "figure #{kind} in the document"
-      # Two +yjit-mem sizes at 2 batches decide no difference, so the Why figure has nothing (test/integration/why_test.rb has it).
+      # Two +yjit-mem sizes at 2 batches may decide no difference, and then the Why figure is empty (test/integration/why_test.rb has it).
       refute_empty list, "figure #{kind} in the mixed run" unless kind == "why"
     end
   end
