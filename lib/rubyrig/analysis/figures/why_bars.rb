@@ -18,7 +18,7 @@ module Rubyrig
           @report.why.to_a.map do |e|
             sides = [e.reference, e.runtime]
             bars = sides.to_h { |runtime| [runtime, segments(e, runtime).freeze] }.freeze
-            unit = (e.metric == Why::MEMORY_METRIC) ? "B" : "s"
+            unit = e.unit
             ends = sides.flat_map { |r| [e.costs[r], bars[r].sum(&:last)] }
             Plot.new(workload: e.comparison.workload, params: e.comparison.params, runtime: e.runtime, reference: e.reference,
               metric: e.metric, unit_word: e.unit_word, unit: unit, axis: Axis.fit(ends, unit: unit, zero: true), costs: e.costs, bars: bars).freeze

@@ -16,7 +16,7 @@ module Rubyrig
         end
 
         def table(e, plot)
-          unit = (e.metric == Analysis::Why::MEMORY_METRIC) ? "B" : "s"
+          unit = e.unit
           columns = [[:component, "component", "text"], [:factor, "factor", "text"], [:reference_mean, e.reference, unit, {runtime: e.reference}],
             [:runtime_mean, e.runtime, unit, {runtime: e.runtime}], [:ratio, "ratio", "ratio"], [:verdict, "verdict", "verdict"],
             [:share, "share of the difference", "fraction"]]

@@ -13,7 +13,8 @@ module Rubyrig
 
         def metric = comparison.metric
 
-        def unit = comparison.unit
+        # The cost's unit: seconds per unit of work for speed, bytes for memory.
+        def unit = (metric == MEMORY_METRIC) ? "B" : "s"
 
         def contract
           c = comparison

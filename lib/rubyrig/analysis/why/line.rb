@@ -26,7 +26,7 @@ module Rubyrig
           c = e.comparison
           label = Metrics.fetch(c.metric).label
           per = e.unit_word ? " per #{e.unit_word}" : ""
-          "#{c.runtime} is #{c.verdict} than #{c.baseline}: #{label} #{ratio(c.ratio)} #{interval(c.ci)}, #{amount(e.difference, cost_unit(e))}#{per}"
+          "#{c.runtime} is #{c.verdict} than #{c.baseline}: #{label} #{ratio(c.ratio)} #{interval(c.ci)}, #{amount(e.difference, e.unit)}#{per}"
         end
 
         def reason(e, word, part)
@@ -55,9 +55,6 @@ module Rubyrig
             "#{parts.map { |p| p.component.label }.join(", ")} not measured on #{runtimes.join(" and ")}#{needs}"
           end
         end
-
-        # The primary cost's unit: seconds for speed, bytes for memory.
-        def cost_unit(e) = (e.metric == MEMORY_METRIC) ? "B" : "s"
 
         def ratio(r) = "#{ratio_number(r)}x"
 

@@ -138,6 +138,7 @@ class WhyTest < Minitest::Test
     w = doc["why"].first
     assert_equal %w[cell workload params runtime reference metric ratio low high verdict unit difference factors line components], w.keys
     assert_equal "slow | builtin:nbody | n=1", w["cell"]
+    assert_equal "s", w["unit"]
     assert_equal %w[name unit ratio low high verdict difference share share_low share_high], w["components"].first.keys
     assert_includes doc["summaries"].map { |s| s["cell_key"] }, w["cell"]
   end
