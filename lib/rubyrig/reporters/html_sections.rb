@@ -6,6 +6,8 @@ module Rubyrig
     class HtmlSections
       # Pictures whose own lanes show every number: drawn under the table's title instead of the table.
       SELF_TABULATED = %i[jobs gvl profiles].freeze
+      # Pictures drawn above their table, which holds more than the picture shows.
+      ABOVE_TABLE = %i[sweeps ablations].freeze
 
       # report: the Analysis::Report; styles: each runtime's Svg::Style.
       def initialize(report, styles)
@@ -25,7 +27,7 @@ module Rubyrig
       def table(t)
         kind, plot = t.figure
         return "<h3>#{esc(t.title)}</h3>#{chart(kind, plot)}" if SELF_TABULATED.include?(kind)
-        return figure(kind, plot, t) if kind && kind != :sweeps
+        return figure(kind, plot, t) if kind && !ABOVE_TABLE.include?(kind)
         "#{chart(kind, plot) if kind}<h3>#{esc(t.title)}</h3>#{"<p class=\"muted\">#{esc(t.description)}</p>" if t.description}#{grid(t)}#{notes(t)}"
       end
 
@@ -35,6 +37,7 @@ module Rubyrig
         when :jobs then Charts::Jobs.render(plot, @styles)
         when :gvl then Charts::Gvl.render(plot)
         when :profiles then Charts::Profile.render(plot, @report.baseline)
+        when :ablations then Charts::Forest.render(plot)
         end
       end
 
