@@ -58,8 +58,7 @@ module Rubyrig
         runtimes = @context.labels.to_h { |l| [l, Change.gc_env(@context.runtime(l), @gc_env)] }
         given = @context.labels.flat_map { |l| @context.runtime(l).env.keys.grep(/\ARUBY_GC_/) }.uniq
         was = given.empty? ? "the default GC heap" : "the GC settings #{given.join(", ")}"
-        settings = @gc_env.map { |k, v| "#{k}=#{v}" }.join(" ")
-        [switch("gc", "a larger GC heap", runtimes: runtimes, was: was, at: "with a larger GC heap (#{settings})")]
+        [switch("gc", "a larger GC heap", runtimes: runtimes, was: was, at: "with a larger GC heap")]
       end
 
       # YJIT off where a runtime runs it, else on where both interpreters have it.

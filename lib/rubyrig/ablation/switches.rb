@@ -4,12 +4,13 @@
 module Rubyrig
   module Ablation
     class Switches
-      # The switches each factor of the Why section points at, in the order they are tried.
+      # The switches each factor of the Why section points at, in the order they are tried; the most
+      # specific factors first, whose figure a switch's reason cites when no factor is named.
       FACTORS = {
-        "gvl" => %w[concurrency mn cpus], "context_switches" => %w[concurrency mn cpus alternative],
-        "cpu_sys" => %w[concurrency cpus mn alternative], "cpu_user" => %w[concurrency yjit gc],
-        "gc" => %w[gc], "ruby_heap" => %w[gc jemalloc], "malloc" => %w[jemalloc gc],
-        "jit" => %w[yjit yjit_mem], "yjit_code_region" => %w[yjit_mem yjit]
+        "gvl" => %w[concurrency mn cpus], "gc" => %w[gc], "ruby_heap" => %w[gc jemalloc], "malloc" => %w[jemalloc gc],
+        "jit" => %w[yjit yjit_mem], "yjit_code_region" => %w[yjit_mem yjit],
+        "context_switches" => %w[concurrency mn cpus alternative], "cpu_sys" => %w[concurrency cpus mn alternative],
+        "cpu_user" => %w[concurrency yjit gc]
       }.freeze
 
       # Every switch, in the order they are tried when no factor is named.

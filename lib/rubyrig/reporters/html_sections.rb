@@ -73,7 +73,7 @@ module Rubyrig
       def cell(value, unit)
         case unit
         when "code" then %(<td class="label"><code>#{esc(value)}</code></td>)
-        when "path" then %(<td class="label"><a href="#{esc(value)}">#{esc(value)}</a></td>)
+        when "path" then value ? %(<td class="label"><a href="#{esc(value)}">#{esc(value)}</a></td>) : "<td></td>"
         when "verdict" then %(<td class="verdict-cell">#{Html.verdict_html(value&.verdict)}</td>)
         when "text", "params" then %(<td class="label">#{esc(Format.cell(value, unit))}</td>)
         when "share" then value ? %(<td class="frame">#{Format.percent(value.share)} <code>#{esc(value.name)}</code></td>) : "<td></td>"

@@ -31,7 +31,7 @@ module Rubyrig
           notes = [Section.method_line(comparisons, difference["reference"])].compact +
             answer.fetch("rows").map { |r| r["why"] }.uniq.map { |why| "tried: #{why}" } +
             answer.fetch("skipped", []).map { |s| "skipped #{s["switch"]}: #{s["reason"]}" } +
-            ["Reproduce: `#{command}` (each follow-up is an ordinary run: `rubyrig report` renders it, `rubyrig run --resume` completes it)"]
+            ["Reproduce: #{command} (each follow-up is an ordinary run: rubyrig report renders it, rubyrig run --resume completes it)"]
           Section.table(name: "why_ablation", title: "Why: #{title(difference)}", description: answer["line"], columns: COLUMNS,
             rows: rows, notes: notes, figure: [:ablations, plot(difference, rows)])
         end
@@ -40,7 +40,7 @@ module Rubyrig
 
         def measured_row(d)
           {"switch" => AS_MEASURED, "point" => {}, "ratio" => comparison(d, d["reference"]), "verdict" => comparison(d, d["reference"]),
-           "outcome" => "", "run" => "", "metric" => d["metric"]}
+           "outcome" => "", "run" => nil, "metric" => d["metric"]}
         end
 
         def row(r, d)
