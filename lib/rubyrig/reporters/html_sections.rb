@@ -6,8 +6,6 @@ module Rubyrig
     class HtmlSections
       # Pictures whose own lanes show every number: drawn under the table's title instead of the table.
       SELF_TABULATED = %i[jobs gvl profiles].freeze
-      # Pictures drawn above their table, which holds more than the picture shows.
-      ABOVE_TABLE = %i[sweeps ablations].freeze
 
       # report: the Analysis::Report; styles: each runtime's Svg::Style.
       def initialize(report, styles)
@@ -27,9 +25,12 @@ module Rubyrig
       def table(t)
         kind, plot = t.figure
         return "<h3>#{esc(t.title)}</h3>#{chart(kind, plot)}" if SELF_TABULATED.include?(kind)
-        return figure(kind, plot, t) if kind && !ABOVE_TABLE.include?(kind)
-        "#{chart(kind, plot) if kind}<h3>#{esc(t.title)}</h3>#{"<p class=\"muted\">#{esc(t.description)}</p>" if t.description}#{grid(t)}#{notes(t)}"
+        return "#{heading(t)}#{chart(kind, plot)}#{grid(t)}#{notes(t)}" if kind == :ablations
+        return figure(kind, plot, t) if kind && kind != :sweeps
+        "#{chart(kind, plot) if kind}#{heading(t)}#{grid(t)}#{notes(t)}"
       end
+
+      def heading(t) = "<h3>#{esc(t.title)}</h3>#{"<p class=\"muted\">#{esc(t.description)}</p>" if t.description}"
 
       def chart(kind, plot)
         case kind
