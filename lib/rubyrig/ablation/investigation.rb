@@ -47,7 +47,7 @@ module Rubyrig
         late = []
         planned.steps.each do |step|
           left = @budget_s - (@clock.call - started)
-          if step.estimate_s > left || late.any? { |k| File.join(DIR, k.difference.slug, k.switch.slug) == step.dir }
+          if step.estimate_s > left || late.any? { |k| Plan.dir(k.difference, k.switch) == step.dir }
             late << Plan::Skip.new(difference: step.difference, switch: step.switch, reason: "the budget ran out (#{Plan.duration(left)} left)").freeze
           else
             rows[step.difference].concat(measure(step))

@@ -17,7 +17,7 @@ module Rubyrig
         skipped = []
         left = budget_s
         ordered(candidates).each do |difference, switch|
-          dir = File.join(DIR, difference.slug, switch.slug)
+          dir = dir(difference, switch)
           free = if steps.any? { |s| s.dir == dir } then "the same follow-up as another metric of this cell"
           elsif done.call(dir) then "finished by an earlier `rubyrig why`"
           end
@@ -31,6 +31,9 @@ module Rubyrig
         end
         new(steps: steps.freeze, skipped: skipped.freeze).freeze
       end
+
+      # The follow-up's directory, relative to the run's.
+      def self.dir(difference, switch) = File.join(DIR, difference.slug, switch.slug)
 
       # [difference, switch] pairs: every difference's first switch, then every second one...
       def self.ordered(candidates)

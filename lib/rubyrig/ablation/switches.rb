@@ -1,5 +1,6 @@
 # Which factors to switch for one difference, in order, and why each: the switches the Why section's
-# factors point at (FACTORS), or every switch that applies to the cell when it names none (ORDER), each
+# factors point at (FACTORS), or every switch that applies to the cell when it names none or none of
+# theirs applies (ORDER), each
 # with the measured figure that makes it worth trying (Evidence) or the word that nothing points at it.
 module Rubyrig
   module Ablation
@@ -21,13 +22,19 @@ module Rubyrig
         @builders = builders
       end
 
+      # The switches, each with its reason; when the named factors point at none that applies here (a
+      # one-thread cell for GVL wait), every switch that applies, as when none is named.
       def list
         named = @context.difference.factors.select { |f| FACTORS.key?(f) }
-        names = named.empty? ? ORDER : named.flat_map { |f| FACTORS.fetch(f) }.uniq
-        names.flat_map { |name| @builders.public_send(name) }.map { |s| s.with(reason: "#{reason(s.name, named)}: trying #{s.label}") }
+        chosen = build(named.flat_map { |f| FACTORS.fetch(f) }.uniq, named)
+        chosen.empty? ? build(ORDER, []) : chosen
       end
 
       private
+
+      def build(names, named)
+        names.flat_map { |name| @builders.public_send(name) }.map { |s| s.with(reason: "#{reason(s.name, named)}: trying #{s.label}") }
+      end
 
       def reason(name, named)
         factor = named.find { |f| FACTORS.fetch(f).include?(name) }

@@ -47,6 +47,13 @@ class AblationSwitchesTest < Minitest::Test
     assert_equal "the Why section names GC: trying a larger GC heap", switches(factors: %w[gc]).first.reason
   end
 
+  def test_named_factors_whose_switches_do_not_apply_fall_back_to_every_switch
+    list = switches(factors: %w[jit], specs: %w[system jruby], interpreters: [CRUBY_31, JRUBY])
+    assert_equal %w[concurrency cpus jemalloc], list.map(&:name), "JRuby has no YJIT to switch: every switch that applies"
+    assert_match(/no measured factor points at it/, list.first.reason)
+    assert_equal %w[mn cpus], switches(factors: %w[gvl], params: {"threads" => 1}).map(&:name), "+mn and pinning still apply to GVL wait"
+  end
+
   def test_gc_replaces_every_gc_variable_of_both_runtimes
     list = switches(factors: %w[gc], specs: %w[big=system tiny=system], interpreters: [CRUBY_31, CRUBY_31],
       env: {"tiny=system" => {"RUBY_GC_MALLOC_LIMIT" => "1000", "RUBY_GC_HEAP_GROWTH_MAX_SLOTS" => "10", "OTHER" => "1"}})
