@@ -32,7 +32,7 @@ module Rubyrig
         tried = rows.map(&:switch).uniq
         text = "no switch tried closes the gap (#{tried.join("; ")})"
         text += "; #{narrowing.at} it narrows to #{Evidence.ratio(narrowing.ratio, narrowing.ci)}" if narrowing
-        text + "; the cause is elsewhere: a profile (--profile) shows where the time goes"
+        text + (Metrics.fetch(difference.metric).speed? ? "; the cause is elsewhere: a profile (--profile) shows where the time goes" : "; the cause is elsewhere")
       end
 
       # "the difference comes from running 4 threads: at threads=1 3.3.8 and system are equivalent (1.010x [0.970, 1.040])"

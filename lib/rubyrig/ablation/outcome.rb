@@ -3,6 +3,7 @@
 # - closes the gap: equivalent; or not decided apart with an interval clear of the original one;
 # - narrows it: still decided the same way, with an interval clear of the original one, nearer 1;
 # - reverses it: decided the other way;
+# - widens it: still decided the same way, with an interval clear of the original one, farther from 1;
 # - leaves it: still decided the same way, its interval meeting the original one;
 # - not decided: an interval that meets both 1 and the original one (more batches would tell);
 # - not measured: the follow-up gave no ratio (failed batches), with the comparison's reason.
@@ -12,10 +13,11 @@ module Rubyrig
       CLOSES = "closes the gap"
       NARROWS = "narrows it"
       REVERSES = "reverses it"
+      WIDENS = "widens it"
       LEAVES = "leaves it"
       UNDECIDED = "not decided"
       UNMEASURED = "not measured"
-      ALL = [CLOSES, NARROWS, REVERSES, LEAVES, UNDECIDED, UNMEASURED].freeze
+      ALL = [CLOSES, NARROWS, REVERSES, WIDENS, LEAVES, UNDECIDED, UNMEASURED].freeze
       EQUIVALENT = "equivalent"
 
       module_function
@@ -27,13 +29,20 @@ module Rubyrig
         clear = clear_of?(difference, comparison)
         return (clear ? CLOSES : UNDECIDED) unless Difference::DECIDED.include?(comparison.verdict)
         return REVERSES if comparison.verdict != difference.verdict
-        clear ? NARROWS : LEAVES
+        return NARROWS if clear
+        beyond?(difference, comparison) ? WIDENS : LEAVES
       end
 
       # Whether the follow-up's interval lies wholly on 1's side of the original interval.
       def clear_of?(difference, comparison)
         low, high = difference.ci || [difference.ratio, difference.ratio]
         (difference.ratio < 1) ? comparison.ci[0] > high : comparison.ci[1] < low
+      end
+
+      # Whether the follow-up's interval lies wholly beyond the original interval, away from 1.
+      def beyond?(difference, comparison)
+        low, high = difference.ci || [difference.ratio, difference.ratio]
+        (difference.ratio < 1) ? comparison.ci[1] < low : comparison.ci[0] > high
       end
 
       def closes?(word) = word == CLOSES

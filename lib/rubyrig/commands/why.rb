@@ -15,13 +15,13 @@ module Rubyrig
         threads, processes or concurrency down to 1 (through the powers of two between), the kind's
         other settings (http: keepalive against close), +mn where the interpreter has it (CRuby 3.3+),
         pinned to one CPU against spread, a larger GC heap, YJIT off (or on), a %<mib>d MiB YJIT code
-        region, +jemalloc. Each follow-up is an ordinary run in
-        RESULTS_DIR/%<dir>s/; the answer says which switch closes the gap (the ratio becomes equivalent, or
-        is no longer decided and clear of the gap measured) and which leaves it. Running it again resumes
-        an interrupted follow-up and reuses the finished ones.
+        region, +jemalloc. Each follow-up is an ordinary run in RESULTS_DIR/%<dir>s/. The answer says
+        which switch closes the gap (the ratio becomes equivalent, or is no longer decided and clear of
+        the gap measured) and which leaves it. Running it again resumes an interrupted follow-up and
+        reuses the finished ones.
 
-        The larger GC heap replaces every RUBY_GC_* variable of both runtimes with
-        %<gc>s.
+        The larger GC heap replaces every RUBY_GC_* variable of both runtimes with:
+        %<gc>s
 
         Options:
       TEXT
@@ -48,7 +48,7 @@ module Rubyrig
 
       def parser
         OptionParser.new do |opts|
-          gc = Ablation::GC_ENV.map { |k, v| "#{k}=#{v}" }.join("\n")
+          gc = Ablation::GC_ENV.map { |k, v| "  #{k}=#{v}" }.join("\n")
           opts.banner = format(BANNER, gc: gc, mib: Ablation::YJIT_MEM_MIB, dir: Ablation::DIR)
           opts.on("--budget DURATION", "time the follow-up runs may take, e.g. 90s, 10m or 1h30m; what does not fit is skipped " \
             "with the reason (default: #{Ablation::Plan.duration(Ablation::DEFAULT_BUDGET_S)})") { |d| @budget_s = budget(d) }

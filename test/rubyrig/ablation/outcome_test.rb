@@ -16,6 +16,7 @@ class AblationOutcomeTest < Minitest::Test
     assert_equal "not decided", outcome(0.5, [0.14, 1.2], "inconclusive"), "its interval meets the original one"
     assert_equal "narrows it", outcome(0.5, [0.4, 0.6], "slower")
     assert_equal "leaves it", outcome(0.13, [0.11, 0.16], "slower")
+    assert_equal "widens it", outcome(0.05, [0.04, 0.06], "slower")
     assert_equal "reverses it", outcome(1.5, [1.3, 1.7], "faster")
     assert_equal "not measured", outcome(nil, nil, "not compared")
   end
