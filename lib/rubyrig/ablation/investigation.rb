@@ -48,7 +48,7 @@ module Rubyrig
         planned.steps.each do |step|
           left = @budget_s - (@clock.call - started)
           if step.estimate_s > left || late.any? { |k| Plan.dir(k.difference, k.switch) == step.dir }
-            late << Plan::Skip.new(difference: step.difference, switch: step.switch, reason: "the budget ran out (#{Plan.duration(left)} left)").freeze
+            late << Plan::Skip.new(difference: step.difference, switch: step.switch, reason: "the budget ran out (#{Plan.duration([left, 0].max)} left)").freeze
           else
             rows[step.difference].concat(measure(step))
           end
