@@ -34,6 +34,7 @@ module Rubyrig
         raise UsageError, "give one results directory, e.g. rubyrig why rubyrig-results/20250101-120000-nbody" unless rest.size == 1
         store = Results::Store.open(rest.first)
         check_finished!(store)
+        store.lock! # one `rubyrig why` at a time writes the run's follow-ups and its run.json
         answers = investigate(store, command_line)
         return CLI::EXIT_OK if answers.nil?
         store.update_meta { |m| m.with(ablations: Ablation.record(command_line, answers)) }
@@ -42,6 +43,8 @@ module Rubyrig
         err.puts("\n" + Printable.line("rubyrig: interrupted; the follow-ups measured so far are in #{rest&.first}/#{Ablation::DIR}/; " \
           "run `rubyrig why #{rest&.first}` again to continue"))
         CLI::EXIT_INTERRUPTED
+      ensure
+        store&.unlock
       end
 
       private

@@ -26,6 +26,16 @@ class WhyCommandTest < Minitest::Test
     assert_one_line_error(status, err, /has not finished; complete it with `rubyrig run --resume #{Regexp.escape(dir)}`, then ask why/, expected_status: 2)
   end
 
+  def test_a_run_another_rubyrig_holds_is_refused
+    dir = tmpdir
+    File.write(File.join(dir, "run.json"), JSON.generate("format_version" => 2, "finished_at" => "2026-11-26T02:00:00Z", "experiment" => {}))
+    holder = Rubyrig::Results::Store.open(dir).tap(&:lock!)
+    status, _, err = run_cli("why", dir)
+    assert_one_line_error(status, err, /is in use by another rubyrig process \(pid #{Process.pid}\)/)
+  ensure
+    holder&.unlock
+  end
+
   def test_the_help_names_the_defaults
     status, out, = run_cli("why", "--help")
     assert_equal 0, status
