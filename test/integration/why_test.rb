@@ -1,8 +1,8 @@
 require "test_helper"
 
 # `rubyrig why` on real processes, where the cause is known by construction:
-# - threads: File.mtime under 4 threads is several times slower on CRuby 3.3.8 than on the system Ruby
-#   3.1.2 (Ruby bug #20816) and not told apart at one thread, so lowering the threads closes the gap;
+# - threads: the same Ruby twice, one whose threads take turns through a Mutex while they sleep, so
+#   the gap grows with the threads and vanishes at one: lowering the threads closes it, nothing else;
 # - GC: the same Ruby twice, one with GC settings that keep its heap minimal while alloc-churn builds its
 #   window (the first iteration, measured alone), so the larger GC heap closes the gap and no other
 #   switch does.
@@ -15,29 +15,54 @@ class WhyTest < Minitest::Test
 
   def answers(dir) = Rubyrig::Results::Store.open(dir).run.ablations.fetch("answers")
 
-  def test_the_mtime_threads_gap_closes_at_one_thread
-    ruby33
-    dir = File.join(tmpdir, "mtime")
-    status, _, err = run_cli("compare", "-r", "system", "-r", "3.3.8", "--param", "threads=4", "--param", "calls=20000",
-      "--iterations", "3", "--warmup", "1", "--seed", "5", "--results", dir, "--", "builtin:mtime-threads")
+  # Each thread sleeps five times 10 ms; the runtime "serial" (SERIALIZE=1) holds one Mutex while it
+  # sleeps, so its 4 threads take turns: 4x slower at 4 threads, the same at one, whatever the load.
+  SERIAL = <<~RUBY
+    threads = Rubyrig.param("threads", 4)
+    lock = (ENV["SERIALIZE"] == "1") ? Mutex.new : nil
+    Rubyrig.bench do
+      Array.new(threads) do
+        Thread.new { 5.times { lock ? lock.synchronize { sleep 0.01 } : sleep(0.01) } }
+      end.each(&:join)
+    end
+  RUBY
+
+  def test_a_gap_that_comes_from_the_threads_closes_at_one_thread_and_nothing_else_closes_it
+    dir = tmpdir
+    write(dir, "serial.rb", SERIAL)
+    write(dir, "serial.yml", <<~YAML)
+      runtimes:
+        - {spec: system, label: free}
+        - {spec: system, label: serial, env: {SERIALIZE: "1"}}
+      workloads:
+        - script: serial.rb
+          params: {threads: 4}
+          iterations: 3
+          warmup: 1
+      batches: 5
+      seed: 3
+    YAML
+    run = File.join(dir, "serial")
+    status, _, err = run_cli("run", File.join(dir, "serial.yml"), "--results", run)
     assert_equal 0, status, err
-    status, out, err = run_cli("why", dir, "--budget", "90s", "--export-csv", File.join(dir, "why.csv"))
+    status, out, err = run_cli("why", run, "--budget", "2m", "--export-csv", File.join(dir, "why.csv"))
     assert_equal 0, status, err
-    speed = answers(dir).find { |a| a.dig("difference", "metric") == "iterations_per_s" }
+    speed = answers(run).find { |a| a.dig("difference", "metric") == "iterations_per_s" }
     assert_equal "slower", speed.dig("difference", "verdict")
     one = speed["rows"].find { |r| r["point"] == {"threads" => 1} }
     assert_equal "closes the gap", one["outcome"], speed["line"]
     assert one["dir"].end_with?("/concurrency-threads"), one["dir"]
-    assert speed["line"].start_with?("the difference comes from running 4 threads: at threads=1 3.3.8 "), speed["line"]
+    assert_equal ["threads=1"], speed["rows"].select { |r| r["outcome"] == "closes the gap" }.map { |r| r["at"].delete_prefix("at ") }
+    assert speed["line"].start_with?("the difference comes from running 4 threads: at threads=1 serial "), speed["line"]
     assert_includes speed["line"], format("%.3fx [%.3f, %.3f]", one["ratio"], *one["ci"]), "the line cites the follow-up's own numbers"
-    assert_match(/^Why 3\.3\.8 against system: GVL wait \d+\.\d+ s\/s on 3\.3\.8: trying threads=1, 2$/, err)
+    assert_match(/^Why serial against free: .*: trying threads=1, 2$/, err)
     assert_includes out, speed["line"]
-    report = Rubyrig::Processes::TextFile.read(File.join(dir, "report.md"))
-    assert_includes report, "the difference comes from running 4 threads: at threads=1 3.3.8 "
-    assert_includes report, "rubyrig why #{dir} --budget 90s"
-    assert_includes Rubyrig::Processes::TextFile.read(File.join(dir, "report.html")), %(data-figure="verdicts" data-metric="iterations_per_s")
+    report = Rubyrig::Processes::TextFile.read(File.join(run, "report.md"))
+    assert_includes report, "the difference comes from running 4 threads: at threads=1 serial "
+    assert_includes report, "Reproduce: rubyrig why #{run} --budget 2m"
+    assert_includes Rubyrig::Processes::TextFile.read(File.join(run, "report.html")), %(data-figure="verdicts" data-metric="iterations_per_s")
     assert_includes Rubyrig::Processes::TextFile.read(File.join(dir, "why.csv")), "closes the gap"
-    assert_equal speed, Rubyrig::Processes::TextFile.json(File.join(dir, "summary.json")).dig("why_ablations", "answers").first
+    assert_equal speed, Rubyrig::Processes::TextFile.json(File.join(run, "summary.json")).dig("why_ablations", "answers").first
   end
 
   def test_a_tiny_gc_heap_closes_with_the_larger_heap_and_nothing_else_closes_it

@@ -1,7 +1,7 @@
 # The answer for one difference: a row per follow-up comparison (the switch, the point of a sweep, the
 # ratio with its interval and verdict, the Outcome, the follow-up's directory, and why it was tried),
-# the switches skipped and why, and one line that says which switch closes the gap, citing the ratio
-# the follow-up measured.
+# the switches skipped and why, and one line that says which switch closes the gap (the first in the
+# order they were tried, which follows the factors named), citing the ratio the follow-up measured.
 module Rubyrig
   module Ablation
     Answer = Struct.new(:difference, :rows, :skipped, :line, keyword_init: true) do
@@ -37,7 +37,7 @@ module Rubyrig
 
       # "the difference comes from running 4 threads: at threads=1 3.3.8 and system are equivalent (1.010x [0.970, 1.040])"
       def self.closed(difference, closing)
-        first = closing.min_by { |r| [(r.verdict == Outcome::EQUIVALENT) ? 0 : 1, closing.index(r)] }
+        first = closing.first
         between = if first.verdict == Outcome::EQUIVALENT
           "#{difference.runtime} and #{difference.reference} are equivalent (#{Evidence.ratio(first.ratio, first.ci)})"
         else
