@@ -3,7 +3,8 @@
 # changes in the follow-up experiment (params: values that replace the cell's, a list makes a row per
 # value; runtimes: label => the runtime's new experiment entry; experiment: top-level keys replaced,
 # nil removing one, such as cpus), what the run did instead (was: "running 4 threads"), where the
-# follow-up stands (at: "with +mn"; a sweep's "at" is followed by each point: "at threads=1") and why it is tried (reason, with the measured figure behind it).
+# follow-up stands (at: "with +mn"; a sweep's "at" is followed by each point: "at threads=1") and why
+# it is tried (reason, with the measured figure behind it).
 module Rubyrig
   module Ablation
     Switch = Struct.new(:name, :label, :params, :runtimes, :experiment, :was, :at, :reason, keyword_init: true) do

@@ -1,7 +1,7 @@
 # Which factors to switch for one difference, in order, and why each: the switches the Why section's
 # factors point at (FACTORS), or every switch that applies to the cell when it names none or none of
-# theirs applies (ORDER), each
-# with the measured figure that makes it worth trying (Evidence) or the word that nothing points at it.
+# theirs applies (ORDER), each with the measured figure that makes it worth trying (Evidence) or the
+# word that nothing points at it.
 module Rubyrig
   module Ablation
     class Switches
