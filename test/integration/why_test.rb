@@ -1,70 +1,97 @@
 require "test_helper"
-require "set"
-require "support/why_numbers"
 
-# The Why section on real processes, with causes known by construction (test/fixtures/why/cases.yml):
-# one workload on 3.3.8, each runtime changing one thing against `base`: a CPU-bound thread beside the
-# measured one (gvl), reads of /dev/zero (sys), a malloc limit of 1000 bytes (gc), YJIT (yjit) and
-# nothing at all (aa). Each decided difference must name its cause and only it; the A/A pair none.
-# Every effect is several times the noise of a loaded 2-core machine at 8 batches.
+# `rubyrig why` on real processes, where the cause is known by construction:
+# - threads: the same Ruby twice, one whose threads take turns through a Mutex while they sleep, so
+#   the gap grows with the threads and vanishes at one: lowering the threads closes it, nothing else;
+# - GC: the same Ruby twice, one with GC settings that keep its heap minimal while alloc-churn builds its
+#   window (the first iteration, measured alone), so the larger GC heap closes the gap and no other
+#   switch does.
+# Each reads the answer recorded in run.json, which the run's report shows in every format.
 class WhyTest < Minitest::Test
   include SlowTest
-  include WhyNumbers
 
-  FIXTURE = File.expand_path("../fixtures/why/cases.yml", __dir__)
+  TINY_GC = {"RUBY_GC_MALLOC_LIMIT" => "4096", "RUBY_GC_MALLOC_LIMIT_MAX" => "4096", "RUBY_GC_OLDMALLOC_LIMIT" => "4096",
+             "RUBY_GC_OLDMALLOC_LIMIT_MAX" => "4096", "RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO" => "0.0", "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.01"}.freeze
 
-  # One run for every test of the class (about a minute), removed when the tests end.
-  def self.run_once(test)
-    @run ||= begin
-      dir = Dir.mktmpdir("rubyrig-why")
-      Minitest.after_run { FileUtils.rm_rf(dir) }
-      status, out, err = test.run_cli("run", FIXTURE, "--results", File.join(dir, "run"))
-      [status, out, err, Rubyrig::Processes::TextFile.json(File.join(dir, "run", "summary.json"))]
+  def answers(dir) = Rubyrig::Results::Store.open(dir).run.ablations.fetch("answers")
+
+  # Each thread sleeps five times 10 ms; the runtime "serial" (SERIALIZE=1) holds one Mutex while it
+  # sleeps, so its 4 threads take turns: 4x slower at 4 threads, the same at one, whatever the load.
+  SERIAL = <<~RUBY
+    threads = Rubyrig.param("threads", 4)
+    lock = (ENV["SERIALIZE"] == "1") ? Mutex.new : nil
+    Rubyrig.bench do
+      Array.new(threads) do
+        Thread.new { 5.times { lock ? lock.synchronize { sleep 0.01 } : sleep(0.01) } }
+      end.each(&:join)
     end
-  end
+  RUBY
 
-  def run_data = self.class.run_once(self)
-
-  def why(runtime, metric = "iterations_per_s") = run_data.last["why"].find { |w| w["runtime"] == runtime && w["metric"] == metric }
-
-  def test_each_cause_known_by_construction_is_named_alone
-    status, _, err, _ = run_data
+  def test_a_gap_that_comes_from_the_threads_closes_at_one_thread_and_nothing_else_closes_it
+    dir = tmpdir
+    write(dir, "serial.rb", SERIAL)
+    write(dir, "serial.yml", <<~YAML)
+      runtimes:
+        - {spec: system, label: free}
+        - {spec: system, label: serial, env: {SERIALIZE: "1"}}
+      workloads:
+        - script: serial.rb
+          params: {threads: 4}
+          iterations: 3
+          warmup: 1
+      batches: 5
+      seed: 3
+    YAML
+    run = File.join(dir, "serial")
+    status, _, err = run_cli("run", File.join(dir, "serial.yml"), "--results", run)
     assert_equal 0, status, err
-    {"gvl" => ["slower", ["gvl"], /GVL wait \+/], "sys" => ["slower", ["cpu_sys"], /CPU sys \+/],
-     "gc" => ["slower", ["gc"], /GC time \+/], "yjit" => ["faster", ["jit"], /CPU user under YJIT -/]}.each do |runtime, (verdict, factors, words)|
-      w = why(runtime)
-      refute_nil w, "#{runtime}: a decided difference of iterations/s with a why entry"
-      assert_equal verdict, w["verdict"], runtime
-      assert_equal factors, w["factors"], "#{runtime}: #{w["line"]}"
-      assert_match words, w["line"]
-      named = w["components"].find { |c| c["name"] == {"gvl" => "gvl_wait_s", "sys" => "cpu_sys_s", "gc" => "gc_time_s", "yjit" => "cpu_user_s"}[runtime] }
-      assert_equal((runtime == "yjit") ? "lower" : "higher", named["verdict"], runtime)
-      assert_operator named["share"], :>=, Rubyrig::Analysis::Why::MIN_COST_SHARE, runtime
-    end
+    status, out, err = run_cli("why", run, "--budget", "2m", "--export-csv", File.join(dir, "why.csv"))
+    assert_equal 0, status, err
+    speed = answers(run).find { |a| a.dig("difference", "metric") == "iterations_per_s" }
+    assert_equal "slower", speed.dig("difference", "verdict")
+    one = speed["rows"].find { |r| r["point"] == {"threads" => 1} }
+    assert_equal "closes the gap", one["outcome"], speed["line"]
+    assert one["dir"].end_with?("/concurrency-threads"), one["dir"]
+    assert_equal ["threads=1"], speed["rows"].select { |r| r["outcome"] == "closes the gap" }.map { |r| r["at"].delete_prefix("at ") }
+    assert speed["line"].start_with?("the difference comes from running 4 threads: at threads=1 serial "), speed["line"]
+    assert_includes speed["line"], format("%.3fx [%.3f, %.3f]", one["ratio"], *one["ci"]), "the line cites the follow-up's own numbers"
+    assert_match(/^Why serial against free: .*: trying threads=1, 2$/, err)
+    assert_includes out, speed["line"]
+    report = Rubyrig::Processes::TextFile.read(File.join(run, "report.md"))
+    assert_includes report, "the difference comes from running 4 threads: at threads=1 serial "
+    assert_includes report, "Reproduce: rubyrig why #{run} --budget 2m"
+    assert_includes Rubyrig::Processes::TextFile.read(File.join(run, "report.html")), %(data-figure="verdicts" data-metric="iterations_per_s")
+    assert_includes Rubyrig::Processes::TextFile.read(File.join(dir, "why.csv")), "closes the gap"
+    assert_equal speed, Rubyrig::Processes::TextFile.json(File.join(run, "summary.json")).dig("why_ablations", "answers").first
   end
 
-  def test_memory_is_attributed_to_yjit_or_malloc_and_the_a_over_a_pair_to_nothing
-    _, out, _, doc = run_data
-    memory = why("yjit", "peak_rss_bytes")
-    assert_equal "higher", memory["verdict"]
-    assert_equal ["jit"], memory["factors"], memory["line"]
-    assert_match(/YJIT allocations \+[\d.]+ MiB \(appeared\)/, memory["line"])
-    region = memory["components"].find { |c| c["name"] == "yjit_code_region_bytes" }
-    assert_equal "appeared", region["verdict"]
-    assert_operator region["share_low"], :>, 0
-    # A malloc limit of 1000 bytes keeps what the arrays malloc small: the rest of RSS, not the heap.
-    malloc = why("gc", "peak_rss_bytes")
-    assert_equal "lower", malloc["verdict"]
-    assert_equal ["malloc"], malloc["factors"], malloc["line"]
-    doc["why"].select { |w| w["runtime"] == "aa" }.each { |w| assert_empty w["factors"], w["line"] }
-    assert_includes out, "why: gvl is slower than base"
-  end
-
-  def test_every_number_of_a_why_line_is_in_summary_json
-    doc = run_data.last
-    refute_empty doc["why"]
-    doc["why"].each do |w|
-      assert_empty unmeasured_numbers(w["line"], doc, names_of(doc)), w["line"]
-    end
+  def test_a_tiny_gc_heap_closes_with_the_larger_heap_and_nothing_else_closes_it
+    dir = tmpdir
+    write(dir, "gc.yml", <<~YAML)
+      runtimes:
+        - {spec: system, label: big}
+        - {spec: system, label: tiny, env: #{JSON.generate(TINY_GC)}}
+      workloads:
+        - builtin: alloc-churn
+          params: {objects: 30000, retained: 10000}
+          iterations: 1
+          warmup: 0
+      batches: 5
+      seed: 11
+    YAML
+    run = File.join(dir, "gc")
+    status, _, err = run_cli("run", File.join(dir, "gc.yml"), "--results", run)
+    assert_equal 0, status, err
+    status, _, err = run_cli("why", run, "--budget", "2m")
+    assert_equal 0, status, err
+    speed = answers(run).find { |a| a.dig("difference", "metric") == "iterations_per_s" }
+    assert_equal "slower", speed.dig("difference", "verdict")
+    outcomes = speed["rows"].to_h { |r| [r["name"], r["outcome"]] }
+    assert_equal "closes the gap", outcomes.fetch("gc"), speed["line"]
+    assert_equal ["gc"], outcomes.select { |_, o| o == "closes the gap" }.keys, "only the GC switch closes it: #{outcomes}"
+    assert speed["line"].start_with?("the difference comes from the GC settings RUBY_GC_MALLOC_LIMIT"), speed["line"]
+    assert_match(/^Why tiny against big: GC time higher: \d+\.\d+x \[[\d.]+, [\d.]+\] on tiny against big: trying a larger GC heap$/, err)
+    follow_up = Rubyrig::Results::Store.open(File.join(run, speed["rows"].find { |r| r["name"] == "gc" }["dir"])).run
+    assert_equal Rubyrig::Ablation::GC_ENV, follow_up.runtime("tiny").env, "the tiny settings gave way to the larger heap"
   end
 end

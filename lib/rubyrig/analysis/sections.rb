@@ -32,7 +32,8 @@ module Rubyrig
         "Rubyrig::Analysis::Sections::Sweeps",
         "Rubyrig::Analysis::Sections::Memory",
         "Rubyrig::Analysis::Sections::Traces",
-        "Rubyrig::Analysis::Sections::Profiles"
+        "Rubyrig::Analysis::Sections::Profiles",
+        "Rubyrig::Analysis::Sections::Ablations"
       ].freeze).freeze
     end
   end

@@ -25,9 +25,12 @@ module Rubyrig
       def table(t)
         kind, plot = t.figure
         return "<h3>#{esc(t.title)}</h3>#{chart(kind, plot)}" if SELF_TABULATED.include?(kind)
+        return "#{heading(t)}#{chart(kind, plot)}#{grid(t)}#{notes(t)}" if kind == :ablations
         return figure(kind, plot, t) if kind && kind != :sweeps
-        "#{chart(kind, plot) if kind}<h3>#{esc(t.title)}</h3>#{"<p class=\"muted\">#{esc(t.description)}</p>" if t.description}#{grid(t)}#{notes(t)}"
+        "#{chart(kind, plot) if kind}#{heading(t)}#{grid(t)}#{notes(t)}"
       end
+
+      def heading(t) = "<h3>#{esc(t.title)}</h3>#{"<p class=\"muted\">#{esc(t.description)}</p>" if t.description}"
 
       def chart(kind, plot)
         case kind
@@ -35,6 +38,7 @@ module Rubyrig
         when :jobs then Charts::Jobs.render(plot, @styles)
         when :gvl then Charts::Gvl.render(plot)
         when :profiles then Charts::Profile.render(plot, @report.baseline)
+        when :ablations then Charts::Forest.render(plot)
         end
       end
 
@@ -73,7 +77,7 @@ module Rubyrig
       def cell(value, unit)
         case unit
         when "code" then %(<td class="label"><code>#{esc(value)}</code></td>)
-        when "path" then %(<td class="label"><a href="#{esc(value)}">#{esc(value)}</a></td>)
+        when "path" then value ? %(<td class="label"><a href="#{esc(value)}">#{esc(value)}</a></td>) : "<td></td>"
         when "verdict" then %(<td class="verdict-cell">#{Html.verdict_html(value&.verdict)}</td>)
         when "text", "params" then %(<td class="label">#{esc(Format.cell(value, unit))}</td>)
         when "share" then value ? %(<td class="frame">#{Format.percent(value.share)} <code>#{esc(value.name)}</code></td>) : "<td></td>"

@@ -6,7 +6,7 @@ require "support/why_numbers"
 # The Why section from constructed trials whose cause is known: each batch's metrics are made from a
 # cost per iteration and the seconds of each component, with a little noise, so that the decomposition
 # must find what was put in.
-class WhyTest < Minitest::Test
+class WhyAnalysisTest < Minitest::Test
   include SupportReport
   include WhyNumbers
 
