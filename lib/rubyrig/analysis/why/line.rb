@@ -60,7 +60,7 @@ module Rubyrig
 
         def interval(pair) = "[#{ratio_number(pair[0])}, #{ratio_number(pair[1])}]"
 
-        def ratio_number(r) = (r.abs >= 0.01 && r.abs < 1000) ? format("%.3f", r) : format("%.3g", r)
+        def ratio_number(r) = RatioText.number(r)
 
         def percent(share) = format("%.0f%%", share * 100)
 
