@@ -1,15 +1,15 @@
 # How every format writes a ratio: three decimals for everyday ratios ("0.481", "4.277"), whole numbers
-# from 1,000 up ("1630", "21700"), and three significant digits below 0.01 ("0.000119"), so that the
-# extreme ends of an interval few batches leave wide stay readable and no figure is in e-notation.
+# from 1,000 to a million ("1630", "21700"), and three significant digits beyond ("1.23e+07") and below
+# 0.01 ("0.000119", "4.23e-07"), where the digits would outgrow a table's column.
 module Rubyrig
   class Analysis
     module RatioText
       module_function
 
       def number(r)
-        if r.abs >= 1000 then format("%.0f", r)
-        elsif r.abs >= 0.01 || r.zero? then format("%.3f", r)
-        else format("%.3g", r).sub(/\A(-?)(\d)\.?(\d*)e-0?(\d+)\z/) { "#{$1}0.#{"0" * ($4.to_i - 1)}#{$2}#{$3}" }
+        if r.abs >= 1000 && r.abs < 1e6 then format("%.0f", r)
+        elsif (r.abs >= 0.01 && r.abs < 1000) || r.zero? then format("%.3f", r)
+        else format("%.3g", r)
         end
       end
     end

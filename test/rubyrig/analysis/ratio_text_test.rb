@@ -10,15 +10,16 @@ class RatioTextTest < Minitest::Test
     assert_equal "0.000", text(0.0)
   end
 
-  def test_large_ratios_are_whole_numbers_without_e_notation
+  def test_large_ratios_are_whole_numbers_up_to_a_million
     assert_equal "1630", text(1630.4)
     assert_equal "21700", text(21_700.2)
+    assert_equal "1.23e+07", text(12_345_678.0)
   end
 
-  def test_small_ratios_keep_three_significant_digits_without_e_notation
+  def test_small_ratios_keep_three_significant_digits
     assert_equal "0.000119", text(0.000119)
     assert_equal "0.00345", text(0.003451)
     assert_equal "-0.005", text(-0.005)
-    assert_equal 4.23e-7, Float(text(4.23e-7))
+    assert_equal "4.23e-07", text(4.23e-7)
   end
 end
