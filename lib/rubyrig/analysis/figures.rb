@@ -1,15 +1,16 @@
 # What every picture of a report shows, computed once from the otherwise finished Report so that the
 # HTML reporter only draws and the other formats print the same numbers: verdict forest plots per
 # metric, per-cell distributions, sweep lines with bands, processes × threads grids, HTTP latency
-# curves and errors per batch, jobs timelines, memory against speed, GVL time per thread and profile
-# bars, each with its axes. Pure: reads the report and its trials' samples, no I/O.
+# curves and errors per batch, jobs timelines, memory against speed, GVL time per thread, profile
+# bars and a ruby-bench suite's benchmarks, each with its axes. Pure: reads the report and its trials'
+# samples, no I/O.
 module Rubyrig
   class Analysis
     class Figures
       KINDS = {
         verdicts: :VerdictPlots, distributions: :Distributions, sweeps: :SweepBands, grids: :Grids,
         latency: :LatencyCurves, http_errors: :ErrorBars, jobs: :JobsTimelines, memory_speed: :MemorySpeed,
-        gvl: :GvlThreads, profiles: :ProfileBars
+        gvl: :GvlThreads, profiles: :ProfileBars, suite: :SuiteForest
       }.freeze
 
       # Every kind of picture, each a list (empty when the run has nothing to show in it).

@@ -30,7 +30,8 @@ module Rubyrig
         "Rubyrig::Analysis::Sections::Sweeps",
         "Rubyrig::Analysis::Sections::Memory",
         "Rubyrig::Analysis::Sections::Traces",
-        "Rubyrig::Analysis::Sections::Profiles"
+        "Rubyrig::Analysis::Sections::Profiles",
+        "Rubyrig::Analysis::Sections::Suite"
       ].freeze).freeze
     end
   end

@@ -111,7 +111,7 @@ module Rubyrig
           harness = workload.options["harness"]
           meta = {"harness" => harness}
           meta["ruby_bench_env"] = workload.options["ruby_bench_env"] if harness == Form::RUBY_BENCH
-          meta["categories"] = Suite.categories_of(workload.target, workload.params.fetch(BENCH_PARAM)) if suite?(workload)
+          meta["suite"] = {"param" => BENCH_PARAM, "categories" => Suite.categories_of(workload.target, workload.params.fetch(BENCH_PARAM))} if suite?(workload)
           meta["benchmark_ips"] = workload.options.slice("duration_s", "warmup_s") if harness == Form::BENCHMARK_IPS
           meta
         end

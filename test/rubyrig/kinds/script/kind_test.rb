@@ -99,8 +99,8 @@ class ScriptDriverTest < Minitest::Test
     assert_equal %w[addr-equality fib], bench.call("    params: {bench: ractor}\n")
     assert_equal %w[addr-equality addr-join fib], bench.call("    params: {bench: [other, fib]}\n")
     w = experiment("runtimes: [system]\nworkloads:\n  - script: #{root}\n", tmpdir).workloads.first
-    assert_equal({"addr-join" => "other", "fib" => "headline", "railsish" => "headline"},
-      Script.run_meta(w, server_cpus: nil, load_cpus: nil, cpus: nil)["categories"])
+    assert_equal({"param" => "bench", "categories" => {"addr-join" => "other", "fib" => "headline", "railsish" => "headline"}},
+      Script.run_meta(w, server_cpus: nil, load_cpus: nil, cpus: nil)["suite"])
   end
 
   def test_a_budget_in_seconds_reaches_ruby_benchs_harness
