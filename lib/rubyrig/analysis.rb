@@ -1,7 +1,7 @@
 # Turns a run's metadata and trials into one finished Report: summaries per cell, comparisons against
 # the baseline (one verdict pipeline, corrected per family), HTTP figures, sweeps, YJIT memory,
-# profiles, GVL traces, each runtime's gem sets, warnings, what each picture shows, and the report's
-# sections as tables (Section, Sections). Computed once, before anything is rendered. Pure: no I/O.
+# profiles, GVL traces, each runtime's gem sets, what accounts for each decided difference (Why),
+# warnings, what each picture shows, and the report's sections as tables (Section, Sections). Computed once, before anything is rendered. Pure: no I/O.
 module Rubyrig
   class Analysis
     # sections: the Sections::Registry of the report's sections.
@@ -25,7 +25,8 @@ module Rubyrig
       http = HttpDerived.new(alpha: @alpha).compute(core)
       sections = {
         http: http, sweeps: scaling.tables, yjit_memory: scaling.yjit_memory_rows,
-        profiles: ProfileComparison.new(core).groups, traces: traces(trials), gem_sets: GemSets.of(run)
+        profiles: ProfileComparison.new(core).groups, traces: traces(trials), gem_sets: GemSets.of(run),
+        why: Why.of(core, measured)
       }
       full = Report.new(**core.to_h, **sections, warnings: Warnings.new(core, http: http, skipped: skipped).list + GemSets.warnings(sections[:gem_sets]))
       drawn = Report.new(**full.to_h, figures: Figures.of(full))

@@ -25,6 +25,7 @@ module Rubyrig
       {name: "peak_rss_bytes", unit: "B", higher_is_better: false, kind: :memory, label: "peak RSS"},
       {name: "end_rss_bytes", unit: "B", higher_is_better: false, kind: :memory, label: "end RSS"},
       {name: "end_pss_bytes", unit: "B", higher_is_better: false, kind: :memory, label: "end PSS"},
+      {name: "ruby_heap_bytes", unit: "B", higher_is_better: false, kind: :memory, label: "Ruby heap"},
       {name: "voluntary_ctx_switches", unit: "", higher_is_better: false, kind: :resource, label: "voluntary context switches"},
       {name: "involuntary_ctx_switches", unit: "", higher_is_better: false, kind: :resource, label: "involuntary context switches"},
       # GC, YJIT and GVL

@@ -117,4 +117,22 @@ class HtmlReportTest < Minitest::Test
     assert_equal 0, @chromium.evaluate("document.scripts.length")
     assert_operator @chromium.evaluate("document.body.textContent.split('<script>alert(1)</script>').length - 1"), :>=, 3
   end
+
+  # `rubyrig why`'s answers (run.json's ablations): a forest row per factor switched, in a clean page.
+  def test_the_why_section
+    meta = synthetic_meta
+    difference = {"cell" => "fast | builtin:nbody | n=1", "workload" => "builtin:nbody", "params" => {"n" => 1}, "runtime" => "fast",
+                  "reference" => "base", "metric" => "iterations_per_s", "ratio" => 0.25, "ci" => [0.246, 0.255], "verdict" => "slower"}
+    rows = [[{"threads" => 1}, 1.002, [0.991, 1.012], "equivalent", "closes the gap"], [{"threads" => 2}, 0.502, [0.485, 0.519], "slower", "narrows it"],
+      [{}, 0.252, [0.248, 0.256], "slower", "leaves it"]].map do |point, ratio, ci, verdict, outcome|
+      {"switch" => point.empty? ? "pinned to CPU 1" : "threads=1, 2", "point" => point, "ratio" => ratio, "ci" => ci, "confidence" => 0.95,
+       "p_adjusted" => 0.01, "verdict" => verdict, "margin" => 0.02, "outcome" => outcome, "dir" => "why/fast-vs-base-nbody-n-1/x", "why" => "w"}
+    end
+    line = "the difference comes from running 4 threads: at threads=1 fast and base are equivalent (1.002x [0.991, 1.012])"
+    meta["ablations"] = {"command_line" => %w[rubyrig why d], "answers" => [{"difference" => difference, "line" => line, "rows" => rows, "skipped" => []}]}
+    report = Rubyrig::Analysis.new.analyze(meta: meta, trials: synthetic_trials(meta, {"base" => [10.0, 10.1, 9.9, 10.05, 9.95], "fast" => [2.5, 2.6, 2.4, 2.55, 2.45]}))
+    errors, page = render_in_browser(report)
+    assert_clean(errors, page)
+    assert_equal 4, @chromium.evaluate("document.querySelectorAll('#why_ablations .forest-row').length"), "the run as measured and a row per factor switched"
+  end
 end

@@ -20,7 +20,8 @@ class ReportFormatsTest < Minitest::Test
     refute_empty r.yjit_memory
     refute_empty r.profiles
     refute_empty r.traces
-    r.figures.to_h.each { |kind, list| refute_empty list, "figures: #{kind}" }
+    # Two +yjit-mem sizes at 2 batches may decide no difference: the Why figure is tested in test/integration/why_test.rb.
+    r.figures.to_h.each { |kind, list| refute_empty list, "figures: #{kind}" unless kind == :why }
     assert_equal "jobs_per_s", r.primary_metric("builtin:sidekiq-noop")
   end
 

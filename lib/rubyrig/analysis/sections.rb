@@ -12,6 +12,7 @@ module Rubyrig
       autoload :Profiles, "rubyrig/analysis/sections/profiles"
       autoload :Sweeps, "rubyrig/analysis/sections/sweeps"
       autoload :Traces, "rubyrig/analysis/sections/traces"
+      autoload :Why, "rubyrig/analysis/sections/why"
 
       # builders: constant names (resolved when a report is built, so that registering loads nothing)
       # or the builders themselves.
@@ -24,6 +25,7 @@ module Rubyrig
       end
 
       DEFAULT = Registry.new([
+        "Rubyrig::Analysis::Sections::Why",
         "Rubyrig::Analysis::Sections::Http",
         "Rubyrig::Analysis::Sections::GemSets",
         "Rubyrig::Analysis::Sections::Jobs",
@@ -31,6 +33,7 @@ module Rubyrig
         "Rubyrig::Analysis::Sections::Memory",
         "Rubyrig::Analysis::Sections::Traces",
         "Rubyrig::Analysis::Sections::Profiles",
+        "Rubyrig::Analysis::Sections::Ablations",
         "Rubyrig::Analysis::Sections::Suite"
       ].freeze).freeze
     end

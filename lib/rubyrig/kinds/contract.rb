@@ -22,6 +22,13 @@ module Rubyrig
       # batches run with. The one place defaults are merged (derived; not for kinds to override).
       def effective_params(params) = default_params.merge(params)
 
+      # The parameters that set how many threads, processes or workers share the work: `rubyrig why`
+      # takes each one down to 1 (through the powers of two between) on both runtimes of a difference.
+      def concurrency_params = %w[threads processes]
+
+      # Parameters with other settings worth trying one at a time (`rubyrig why`): name => every value.
+      def alternative_params = {}
+
       # The options every workload of the kind runs with unless its entry (or `load`) gives them.
       def default_options = {}
 

@@ -1,5 +1,5 @@
 # Loaded INSIDE the measured Ruby process (with -r or RUBYOPT) to report what really ran: interpreter,
-# YJIT, allocator, M:N, GC and memory. At exit it writes one JSON file per process into the directory
+# YJIT, allocator, M:N, GC and memory (RSS, and the Ruby heap's pages). At exit it writes one JSON file per process into the directory
 # named by RUBYRIG_PROBE_DIR and never prints to stdout. With RUBYRIG_PROBE_EARLY=1 (long-lived
 # servers and workers, which rubyrig may have to kill) it also writes the facts known at boot as
 # probe-<pid>.boot.json, so that a process that never reaches its exit is still verified. A forked
@@ -128,7 +128,18 @@ module RubyrigProbe
       status = read("/proc/self/status")
       facts = {"rss_bytes" => kilobytes(status, "VmRSS:"), "hwm_bytes" => kilobytes(status, "VmHWM:")}
       facts["pss_bytes"] = kilobytes(read("/proc/self/smaps_rollup"), "Pss:") if ENV["RUBYRIG_PROBE_PSS"] == "1"
+      facts["ruby_heap_bytes"] = ruby_heap_bytes
       facts
+    end
+
+    # The Ruby heap's pages (the objects' slots, not what they allocate with malloc), or nil where the
+    # engine's GC does not say (JRuby).
+    def ruby_heap_bytes
+      page = defined?(GC::INTERNAL_CONSTANTS) && GC::INTERNAL_CONSTANTS[:HEAP_PAGE_SIZE]
+      pages = page && GC.stat(:heap_allocated_pages)
+      pages.is_a?(Integer) ? pages * page : nil
+    rescue ArgumentError # GC.stat has no such key on this engine
+      nil
     end
 
     # The number after "Field:" in a /proc file ("VmRSS:   1234 kB"), in bytes; found without a regexp.

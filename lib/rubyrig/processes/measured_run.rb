@@ -207,6 +207,7 @@ module Rubyrig
         if memory.any? && memory.all? { |mem| mem["rss_bytes"] }
           m["end_rss_bytes"] = memory.sum { |mem| mem["rss_bytes"] }
           m["end_pss_bytes"] = memory.sum { |mem| mem["pss_bytes"] } if memory.all? { |mem| mem["pss_bytes"] }
+          m["ruby_heap_bytes"] = memory.sum { |mem| mem["ruby_heap_bytes"] } if memory.all? { |mem| mem["ruby_heap_bytes"] }
         end
         m.merge!(@snapshot) if @snapshot
         m.merge!(gc_metrics(probes))

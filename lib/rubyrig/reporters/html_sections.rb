@@ -25,9 +25,12 @@ module Rubyrig
       def table(t)
         kind, plot = t.figure
         return "<h3>#{esc(t.title)}</h3>#{chart(kind, plot)}" if SELF_TABULATED.include?(kind)
+        return "#{heading(t)}#{chart(kind, plot)}#{grid(t)}#{notes(t)}" if kind == :ablations
         return figure(kind, plot, t) if kind && kind != :sweeps
-        "#{chart(kind, plot) if kind}<h3>#{esc(t.title)}</h3>#{"<p class=\"muted\">#{esc(t.description)}</p>" if t.description}#{grid(t)}#{notes(t)}"
+        "#{chart(kind, plot) if kind}#{heading(t)}#{grid(t)}#{notes(t)}"
       end
+
+      def heading(t) = "<h3>#{esc(t.title)}</h3>#{"<p class=\"muted\">#{esc(t.description)}</p>" if t.description}"
 
       def chart(kind, plot)
         case kind
@@ -35,6 +38,7 @@ module Rubyrig
         when :jobs then Charts::Jobs.render(plot, @styles)
         when :gvl then Charts::Gvl.render(plot)
         when :profiles then Charts::Profile.render(plot, @report.baseline)
+        when :ablations then Charts::Forest.render(plot)
         when :suite then Charts::Forest.render(plot, figure: "suite")
         end
       end
@@ -52,12 +56,15 @@ module Rubyrig
         when :grids
           blocks = plot.map { |g| %(<div><h4><code>#{esc(g.runtime)}</code></h4>#{Charts::Grid.render(g)}</div>) }
           %(<figcaption>#{caption}; the darker, the more (one scale from 0 for every runtime).</figcaption><div class="grids">#{blocks.join}</div>)
+        when :why
+          tick = (plot.unit == "B") ? "the peak RSS" : "the cost itself (the CPU of several threads can exceed it)"
+          "#{Charts::Why.render(plot)}<figcaption>#{caption}; the black tick marks #{tick}.</figcaption>"
         when :memory_speed
           "<h3>#{esc(plot.workload)}</h3>#{Charts::MemorySpeed.render(plot, @styles)}#{Html.legend(plot.points.map(&:runtime).uniq, @styles)}" \
             "<figcaption>Peak RSS against #{esc(plot.label)} (#{plot.higher_is_better ? "higher" : "lower"} is better) per cell, #{caption}" \
             "#{"; the dashed line joins the +yjit-mem settings in order" unless plot.lines.empty?}.</figcaption>"
         end
-        %(<figure class="chart" data-figure="#{kind.to_s.tr("_", "-").sub("grids", "grid")}">#{drawn}#{grid(t)}</figure>)
+        %(<figure class="chart" data-figure="#{kind.to_s.tr("_", "-").sub("grids", "grid")}">#{drawn}#{grid(t)}#{notes(t)}</figure>)
       end
 
       def grid(t)
@@ -71,7 +78,7 @@ module Rubyrig
       def cell(value, unit)
         case unit
         when "code" then %(<td class="label"><code>#{esc(value)}</code></td>)
-        when "path" then %(<td class="label"><a href="#{esc(value)}">#{esc(value)}</a></td>)
+        when "path" then value ? %(<td class="label"><a href="#{esc(value)}">#{esc(value)}</a></td>) : "<td></td>"
         when "verdict" then %(<td class="verdict-cell">#{Html.verdict_html(value&.verdict)}</td>)
         when "text", "params" then %(<td class="label">#{esc(Format.cell(value, unit))}</td>)
         when "share" then value ? %(<td class="frame">#{Format.percent(value.share)} <code>#{esc(value.name)}</code></td>) : "<td></td>"

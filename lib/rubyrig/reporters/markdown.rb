@@ -1,6 +1,7 @@
 # Renders a report as Markdown ready to paste into a Ruby bug report: environment, how to reproduce,
 # one table per workload with medians, ratios with the intervals decided on, corrected p-values,
-# verdicts and what would decide the inconclusive ones, then every section's tables (Analysis::Section).
+# verdicts and what would decide the inconclusive ones, the one-line answer of what accounts for each
+# decided difference, then every section's tables (Analysis::Section).
 # Every value from the data goes through MarkdownText.
 require "shellwords"
 require "psych"
@@ -97,7 +98,15 @@ module Rubyrig
         reasons = compared.select(&:reason)
         reasons.each { |c| lines << "- #{code(c.runtime)}#{" (#{text(Format.params(c.params))})" unless c.params.empty?}: #{c.verdict}: #{text(c.reason)}" }
         lines << "" unless reasons.empty?
+        lines.concat(why(groups))
         lines.concat(host_table(compared.select(&:hosts)))
+      end
+
+      # The one-line answer of each decided difference of these cells (Analysis::Why).
+      def why(groups)
+        keys = groups.flat_map { |_, _, cells| cells.map(&:key) }
+        lines = @report.why.to_a.select { |e| keys.include?(e.cell) }.map { |e| "- **Why**, #{code(e.runtime)}#{" (#{text(Format.params(e.comparison.params))})" unless e.comparison.params.empty?}: #{text(e.line)}" }
+        lines.empty? ? [] : lines + [""]
       end
 
       # Each host's ratio beside the combined one above, and whether the hosts agree.

@@ -1,6 +1,7 @@
 # Renders a report for people at a terminal, in hyperfine's spirit: per workload and parameters, the
 # primary metric and memory for each runtime, the ratio to the baseline with the interval decided on, the
-# corrected p-value, the verdict and what would decide an inconclusive one; then every section's tables
+# corrected p-value, the verdict and what would decide an inconclusive one, the one-line answer of what
+# accounts for each decided difference; then every section's tables
 # (Analysis::Section), and warnings. Colour only when asked for (never when
 # piped or NO_COLOR); control characters in data are shown as escapes (Printable).
 module Rubyrig
@@ -40,6 +41,7 @@ module Rubyrig
         comparisons(cells, primary).select(&:reason).each do |c|
           out << "    #{c.runtime}: #{paint(c.verdict, VERDICT_COLORS.fetch(c.verdict, :dim))}: #{c.reason}"
         end
+        why(cells).each { |e| out << "    #{paint("why", :bold)}: #{e.line}" }
         comparisons(cells, primary).select(&:hosts).each do |c|
           per_host = c.hosts.map { |h| "#{h.host} #{Format.host_ratio(h)} (n=#{h.n}/#{h.baseline_n})" }.join(" · ")
           out << "    #{c.runtime} by host: #{per_host}; #{Format.heterogeneity(c.heterogeneity)}"
@@ -51,6 +53,9 @@ module Rubyrig
         end
         out
       end
+
+      # The one-line answer of each decided difference in these cells (Analysis::Why).
+      def why(cells) = @report.why.to_a.select { |e| cells.any? { |c| c.key == e.cell } }
 
       def comparisons(cells, metric)
         cells.filter_map { |cell| @report.comparison(cell.runtime, cell.workload, cell.params, metric) }

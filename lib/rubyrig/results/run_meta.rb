@@ -55,7 +55,7 @@ module Rubyrig
       FIELDS = %i[format_version rubyrig_version name created_at command command_line cpu_settings experiment
         experiment_digest experiment_base_dir decision baseline plan runtimes bundles workloads diagnostics host
         tools shard prepared resumed_at finished_at interrupted_at host_after hosts shard_count shards
-        missing_shards].freeze
+        missing_shards ablations].freeze
 
       def self.build(**fields) = new(checked(fields))
 
@@ -152,6 +152,10 @@ module Rubyrig
       def host_after = @hash["host_after"] || {}
 
       def bundles = @hash["bundles"] || []
+
+      # What `rubyrig why` found: {"command_line", "answers" => [{"difference", "line", "rows", "skipped"}]}
+      # (Ablation::Answer records), nil before it ran.
+      def ablations = @hash["ablations"]
 
       def diagnostics = @hash["diagnostics"] || {}
 

@@ -117,7 +117,8 @@ class ResultsFormatDocTest < Minitest::Test
     figures = TABLES.fetch("summary.json (and --export-json)")
     summary["figures"].each do |kind, list|
       assert figures.key?(kind), "figure #{kind} in the document"
-      refute_empty list, "figure #{kind} in the mixed run"
+      # Two +yjit-mem sizes at 2 batches may decide no difference, and then the Why figure is empty (test/integration/why_test.rb has it).
+      refute_empty list, "figure #{kind} in the mixed run" unless kind == "why"
     end
   end
 

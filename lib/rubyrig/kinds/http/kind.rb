@@ -40,6 +40,9 @@ module Rubyrig
 
         def self.default_params = {"processes" => 1, "threads" => 1, "connection" => "keepalive", "connections" => 8}.freeze
 
+        # Keep-alive against a new connection per request (wrk's close); client-close needs httperf.
+        def self.alternative_params = {"connection" => %w[keepalive close]}.freeze
+
         def self.primary_metrics = %w[requests_per_s]
 
         def self.metrics = METRICS

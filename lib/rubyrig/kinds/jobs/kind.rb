@@ -37,6 +37,9 @@ module Rubyrig
 
         def self.default_params = {"jobs" => 1000, "processes" => 1, "concurrency" => 10}.freeze
 
+        # Sidekiq's threads per process, and the processes.
+        def self.concurrency_params = %w[concurrency processes]
+
         # No warmup jobs, and Sidekiq logs warnings and errors only.
         def self.default_options = {"warmup_jobs" => 0, "log_level" => "warn"}.freeze
 

@@ -1,0 +1,70 @@
+require "test_helper"
+require "set"
+require "support/why_numbers"
+
+# The Why section on real processes, with causes known by construction (test/fixtures/why/cases.yml):
+# one workload on 3.3.8, each runtime changing one thing against `base`: a CPU-bound thread beside the
+# measured one (gvl), reads of /dev/zero (sys), a malloc limit of 1000 bytes (gc), YJIT (yjit) and
+# nothing at all (aa). Each decided difference must name its cause and only it; the A/A pair none.
+# Every effect is several times the noise of a loaded 2-core machine at 8 batches.
+class WhySectionTest < Minitest::Test
+  include SlowTest
+  include WhyNumbers
+
+  FIXTURE = File.expand_path("../fixtures/why/cases.yml", __dir__)
+
+  # One run for every test of the class (about a minute), removed when the tests end.
+  def self.run_once(test)
+    @run ||= begin
+      dir = Dir.mktmpdir("rubyrig-why")
+      Minitest.after_run { FileUtils.rm_rf(dir) }
+      status, out, err = test.run_cli("run", FIXTURE, "--results", File.join(dir, "run"))
+      [status, out, err, Rubyrig::Processes::TextFile.json(File.join(dir, "run", "summary.json"))]
+    end
+  end
+
+  def run_data = self.class.run_once(self)
+
+  def why(runtime, metric = "iterations_per_s") = run_data.last["why"].find { |w| w["runtime"] == runtime && w["metric"] == metric }
+
+  def test_each_cause_known_by_construction_is_named_alone
+    status, _, err, _ = run_data
+    assert_equal 0, status, err
+    {"gvl" => ["slower", ["gvl"], /GVL wait \+/], "sys" => ["slower", ["cpu_sys"], /CPU sys \+/],
+     "gc" => ["slower", ["gc"], /GC time \+/], "yjit" => ["faster", ["jit"], /CPU user under YJIT -/]}.each do |runtime, (verdict, factors, words)|
+      w = why(runtime)
+      refute_nil w, "#{runtime}: a decided difference of iterations/s with a why entry"
+      assert_equal verdict, w["verdict"], runtime
+      assert_equal factors, w["factors"], "#{runtime}: #{w["line"]}"
+      assert_match words, w["line"]
+      named = w["components"].find { |c| c["name"] == {"gvl" => "gvl_wait_s", "sys" => "cpu_sys_s", "gc" => "gc_time_s", "yjit" => "cpu_user_s"}[runtime] }
+      assert_equal((runtime == "yjit") ? "lower" : "higher", named["verdict"], runtime)
+      assert_operator named["share"], :>=, Rubyrig::Analysis::Why::MIN_COST_SHARE, runtime
+    end
+  end
+
+  def test_memory_is_attributed_to_yjit_or_malloc_and_the_a_over_a_pair_to_nothing
+    _, out, _, doc = run_data
+    memory = why("yjit", "peak_rss_bytes")
+    assert_equal "higher", memory["verdict"]
+    assert_equal ["jit"], memory["factors"], memory["line"]
+    assert_match(/YJIT allocations \+[\d.]+ MiB \(appeared\)/, memory["line"])
+    region = memory["components"].find { |c| c["name"] == "yjit_code_region_bytes" }
+    assert_equal "appeared", region["verdict"]
+    assert_operator region["share_low"], :>, 0
+    # A malloc limit of 1000 bytes keeps what the arrays malloc small: the rest of RSS, not the heap.
+    malloc = why("gc", "peak_rss_bytes")
+    assert_equal "lower", malloc["verdict"]
+    assert_equal ["malloc"], malloc["factors"], malloc["line"]
+    doc["why"].select { |w| w["runtime"] == "aa" }.each { |w| assert_empty w["factors"], w["line"] }
+    assert_includes out, "why: gvl is slower than base"
+  end
+
+  def test_every_number_of_a_why_line_is_in_summary_json
+    doc = run_data.last
+    refute_empty doc["why"]
+    doc["why"].each do |w|
+      assert_empty unmeasured_numbers(w["line"], doc, names_of(doc)), w["line"]
+    end
+  end
+end

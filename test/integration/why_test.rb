@@ -1,0 +1,97 @@
+require "test_helper"
+
+# `rubyrig why` on real processes, where the cause is known by construction:
+# - threads: the same Ruby twice, one whose threads take turns through a Mutex while they sleep, so
+#   the gap grows with the threads and vanishes at one: lowering the threads closes it, nothing else;
+# - GC: the same Ruby twice, one with GC settings that keep its heap minimal while alloc-churn builds its
+#   window (the first iteration, measured alone), so the larger GC heap closes the gap and no other
+#   switch does.
+# Each reads the answer recorded in run.json, which the run's report shows in every format.
+class WhyTest < Minitest::Test
+  include SlowTest
+
+  TINY_GC = {"RUBY_GC_MALLOC_LIMIT" => "4096", "RUBY_GC_MALLOC_LIMIT_MAX" => "4096", "RUBY_GC_OLDMALLOC_LIMIT" => "4096",
+             "RUBY_GC_OLDMALLOC_LIMIT_MAX" => "4096", "RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO" => "0.0", "RUBY_GC_HEAP_GROWTH_FACTOR" => "1.01"}.freeze
+
+  def answers(dir) = Rubyrig::Results::Store.open(dir).run.ablations.fetch("answers")
+
+  # Each thread sleeps five times 10 ms; the runtime "serial" (SERIALIZE=1) holds one Mutex while it
+  # sleeps, so its 4 threads take turns: 4x slower at 4 threads, the same at one, whatever the load.
+  SERIAL = <<~RUBY
+    threads = Rubyrig.param("threads", 4)
+    lock = (ENV["SERIALIZE"] == "1") ? Mutex.new : nil
+    Rubyrig.bench do
+      Array.new(threads) do
+        Thread.new { 5.times { lock ? lock.synchronize { sleep 0.01 } : sleep(0.01) } }
+      end.each(&:join)
+    end
+  RUBY
+
+  def test_a_gap_that_comes_from_the_threads_closes_at_one_thread_and_nothing_else_closes_it
+    dir = tmpdir
+    write(dir, "serial.rb", SERIAL)
+    write(dir, "serial.yml", <<~YAML)
+      runtimes:
+        - {spec: system, label: free}
+        - {spec: system, label: serial, env: {SERIALIZE: "1"}}
+      workloads:
+        - script: serial.rb
+          params: {threads: 4}
+          iterations: 3
+          warmup: 1
+      batches: 5
+      seed: 3
+    YAML
+    run = File.join(dir, "serial")
+    status, _, err = run_cli("run", File.join(dir, "serial.yml"), "--results", run)
+    assert_equal 0, status, err
+    status, out, err = run_cli("why", run, "--budget", "2m", "--export-csv", File.join(dir, "why.csv"))
+    assert_equal 0, status, err
+    speed = answers(run).find { |a| a.dig("difference", "metric") == "iterations_per_s" }
+    assert_equal "slower", speed.dig("difference", "verdict")
+    one = speed["rows"].find { |r| r["point"] == {"threads" => 1} }
+    assert_equal "closes the gap", one["outcome"], speed["line"]
+    assert one["dir"].end_with?("/concurrency-threads"), one["dir"]
+    assert_equal ["threads=1"], speed["rows"].select { |r| r["outcome"] == "closes the gap" }.map { |r| r["at"].delete_prefix("at ") }
+    assert speed["line"].start_with?("the difference comes from running 4 threads: at threads=1 serial "), speed["line"]
+    assert_includes speed["line"], format("%.3fx [%.3f, %.3f]", one["ratio"], *one["ci"]), "the line cites the follow-up's own numbers"
+    assert_match(/^Why serial against free: .*: trying threads=1, 2$/, err)
+    assert_includes out, speed["line"]
+    report = Rubyrig::Processes::TextFile.read(File.join(run, "report.md"))
+    assert_includes report, "the difference comes from running 4 threads: at threads=1 serial "
+    assert_includes report, "Reproduce: rubyrig why #{run} --budget 2m"
+    assert_includes Rubyrig::Processes::TextFile.read(File.join(run, "report.html")), %(data-figure="verdicts" data-metric="iterations_per_s")
+    assert_includes Rubyrig::Processes::TextFile.read(File.join(dir, "why.csv")), "closes the gap"
+    assert_equal speed, Rubyrig::Processes::TextFile.json(File.join(run, "summary.json")).dig("why_ablations", "answers").first
+  end
+
+  def test_a_tiny_gc_heap_closes_with_the_larger_heap_and_nothing_else_closes_it
+    dir = tmpdir
+    write(dir, "gc.yml", <<~YAML)
+      runtimes:
+        - {spec: system, label: big}
+        - {spec: system, label: tiny, env: #{JSON.generate(TINY_GC)}}
+      workloads:
+        - builtin: alloc-churn
+          params: {objects: 30000, retained: 10000}
+          iterations: 1
+          warmup: 0
+      batches: 5
+      seed: 11
+    YAML
+    run = File.join(dir, "gc")
+    status, _, err = run_cli("run", File.join(dir, "gc.yml"), "--results", run)
+    assert_equal 0, status, err
+    status, _, err = run_cli("why", run, "--budget", "2m")
+    assert_equal 0, status, err
+    speed = answers(run).find { |a| a.dig("difference", "metric") == "iterations_per_s" }
+    assert_equal "slower", speed.dig("difference", "verdict")
+    outcomes = speed["rows"].to_h { |r| [r["name"], r["outcome"]] }
+    assert_equal "closes the gap", outcomes.fetch("gc"), speed["line"]
+    assert_equal ["gc"], outcomes.select { |_, o| o == "closes the gap" }.keys, "only the GC switch closes it: #{outcomes}"
+    assert speed["line"].start_with?("the difference comes from the GC settings RUBY_GC_MALLOC_LIMIT"), speed["line"]
+    assert_match(/^Why tiny against big: GC time higher: \d+\.\d+x \[[\d.]+, [\d.]+\] on tiny against big: trying a larger GC heap$/, err)
+    follow_up = Rubyrig::Results::Store.open(File.join(run, speed["rows"].find { |r| r["name"] == "gc" }["dir"])).run
+    assert_equal Rubyrig::Ablation::GC_ENV, follow_up.runtime("tiny").env, "the tiny settings gave way to the larger heap"
+  end
+end
