@@ -60,6 +60,21 @@ class WhySectionTest < Minitest::Test
     assert_includes out, "why: gvl is slower than base"
   end
 
+  # CRuby 3.1's YJIT maps and writes its whole code region at boot: the RSS it adds is that region.
+  def test_an_rss_difference_is_attributed_to_yjit_s_code_region_on_ruby_3_1
+    Dir.mktmpdir("rubyrig-why-region") do |dir|
+      status, _, err = run_cli("compare", "-r", "system", "-r", "system+yjit", "--batches", "3", "--param", "steps=500",
+        "--results", File.join(dir, "run"), "--", "builtin:nbody")
+      assert_equal 0, status, err
+      doc = Rubyrig::Processes::TextFile.json(File.join(dir, "run", "summary.json"))
+      memory = doc["why"].find { |w| w["runtime"] == "system+yjit" && w["metric"] == "peak_rss_bytes" }
+      assert_equal "higher", memory["verdict"]
+      assert_equal ["yjit_code_region"], memory["factors"], memory["line"]
+      assert_match(/YJIT code region \+[\d.]+ MiB \(appeared\), \d+% \[\d+%, \d+%\] of the difference/, memory["line"])
+      assert_empty unmeasured_numbers(memory["line"], doc, names_of(doc)), memory["line"]
+    end
+  end
+
   def test_every_number_of_a_why_line_is_in_summary_json
     doc = run_data.last
     refute_empty doc["why"]

@@ -87,9 +87,7 @@ module Rubyrig
 
       def ci(pair) = pair.nil? ? "n/a" : "[#{ratio_number(pair[0])}, #{ratio_number(pair[1])}]"
 
-      # Three decimals for everyday ratios; three significant digits for the extreme ends of an interval
-      # that very few batches leave wide ("0.000119", "4.23e+04").
-      def ratio_number(r) = (r.abs >= 0.01 && r.abs < 1000) ? format("%.3f", r) : format("%.3g", r)
+      def ratio_number(r) = Analysis::RatioText.number(r)
 
       def percent(fraction) = fraction.nil? ? "n/a" : format("%.1f%%", fraction * 100)
 

@@ -23,7 +23,8 @@ module Rubyrig
           reasons = Factors.chosen(parts, comparison, yjit_differs: yjit?(base) != yjit?(other))
           explanation = Explanation.new(cell: cell(comparison.runtime, comparison).key, comparison: comparison,
             unit_word: Components.unit_word(comparison.metric), costs: costs, difference: costs[comparison.runtime] - costs[comparison.baseline],
-            parts: parts, reasons: reasons, factors: reasons.map(&:first).uniq.freeze, neighbours: neighbours(comparison))
+            parts: parts, reasons: reasons, factors: reasons.map(&:first).uniq.freeze, neighbours: neighbours(comparison),
+            observations: reasons.empty? ? Factors.observed(parts, comparison) : [].freeze)
           Explanation.new(**explanation.to_h.merge(line: Line.of(explanation))).freeze
         end
 

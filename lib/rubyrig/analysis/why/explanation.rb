@@ -1,12 +1,12 @@
 # What accounts for one decided difference: the Comparison it explains (runtime against its reference
 # in one cell), the mean primary cost per unit of work on each side and their difference, a Part per
 # measured component, the factors the data decide (reasons: [[word, Part], ...]; factors: the words),
-# the same runtime's comparison in the neighbouring cells of the run, and the one line an app team
-# reads. #contract is the `why` entry of summary.json (docs/results-format.md).
+# the same runtime's comparison in the neighbouring cells of the run, the counted components that moved
+# with the cost when no factor is named (observations: Parts), and the one line an app team reads. #contract is the `why` entry of summary.json (docs/results-format.md).
 module Rubyrig
   class Analysis
     module Why
-      Explanation = Struct.new(:cell, :comparison, :unit_word, :costs, :difference, :parts, :reasons, :factors, :neighbours, :line, keyword_init: true) do
+      Explanation = Struct.new(:cell, :comparison, :unit_word, :costs, :difference, :parts, :reasons, :factors, :neighbours, :observations, :line, keyword_init: true) do
         def runtime = comparison.runtime
 
         def reference = comparison.baseline

@@ -11,10 +11,10 @@
 #   time's; among the measured components it still dominates.
 # CPU user is the catch-all (GC, YJIT compile time and the work of the threads the others waited for
 # all show in it), so it is named only when no more specific component is; between runtimes that
-# differ in YJIT it is named `jit` (user time under YJIT). Context switches, which do not add up to the
-# cost, are named only when nothing additive is and their count per unit of work is decided to move
-# the way the cost moved. Nothing else is ever named: an empty list means no measured factor accounts
-# for the difference.
+# differ in YJIT it is named `jit` (user time under YJIT). Context switches are counted, not timed:
+# they never account for a cost, so they are never named; when nothing additive is, those decided to
+# move the way the cost moved are observations the line reports beside "no measured factor". An empty
+# list means no measured factor accounts for the difference.
 module Rubyrig
   class Analysis
     module Why
@@ -32,8 +32,12 @@ module Rubyrig
           decided = parts.select { |p| p.component.additive && decided?(p, comparison, measured) }
           specific = decided.reject { |p| p.name == CATCH_ALL }
           list = (specific.empty? ? decided : specific).map { |p| [(p.name == CATCH_ALL && yjit_differs) ? "jit" : p.component.factor, p] }
-          list = parts.select { |p| !p.component.additive && moved?(p, comparison) }.map { |p| [p.component.factor, p] } if list.empty?
           list.map(&:freeze).freeze
+        end
+
+        # The counted components (context switches) decided to move the way the cost moved, frozen.
+        def observed(parts, comparison)
+          parts.select { |p| !p.component.additive && moved?(p, comparison) }.freeze
         end
 
         # measured: the measured change, in the component's unit per unit of work.

@@ -17,9 +17,17 @@ module Rubyrig
 
         def of(explanation)
           reasons = explanation.reasons.map { |word, part| reason(explanation, word, part) }
-          nothing = (explanation.metric == MEMORY_METRIC) ? NOTHING_MEMORY : NOTHING
-          parts = [reasons.empty? ? nothing : reasons.join("; ")] + explanation.neighbours.map { |c| neighbour(explanation, c) } + unmeasured(explanation)
+          parts = [reasons.empty? ? nothing(explanation) : reasons.join("; ")] + explanation.neighbours.map { |c| neighbour(explanation, c) } + unmeasured(explanation)
           "#{head(explanation)}: #{parts.join("; ")}"
+        end
+
+        # "no measured factor accounts for it", with the counts that moved with the cost, which are not
+        # time and so account for none of it.
+        def nothing(e)
+          text = (e.metric == MEMORY_METRIC) ? NOTHING_MEMORY : NOTHING
+          return text if e.observations.empty?
+          counts = e.observations.map { |part| reason(e, part.component.factor, part) }.join(", ")
+          text.sub("it;", "it (#{counts} moved with it, but they are counts, not time);")
         end
 
         def head(e)
@@ -60,7 +68,7 @@ module Rubyrig
 
         def interval(pair) = "[#{ratio_number(pair[0])}, #{ratio_number(pair[1])}]"
 
-        def ratio_number(r) = (r.abs >= 0.01 && r.abs < 1000) ? format("%.3f", r) : format("%.3g", r)
+        def ratio_number(r) = RatioText.number(r)
 
         def percent(share) = format("%.0f%%", share * 100)
 
