@@ -1,7 +1,8 @@
 # One real run with every section a report can have, made once per test process and shared by the
 # tests that render it: a threads sweep of a script, an HTTP app in two connection modes and two
 # thread counts (a processes × threads grid), a Sidekiq drain, a +yjit-mem pair (YJIT memory against
-# speed), a GVL-traced and a profiled batch per cell.
+# speed), two benchmarks of a ruby-bench-shaped checkout (the suite section), a GVL-traced and a
+# profiled batch per cell.
 module MixedRun
   EXPERIMENT = <<~YAML
     name: mixed
@@ -17,6 +18,10 @@ module MixedRun
         warmup_s: 0
       - builtin: sidekiq-noop
         params: {jobs: 300, concurrency: 5}
+      - script: %<suite>s
+        params: {bench: [fib, loops]}
+        iterations: 2
+        warmup: 1
     batches: 2
     seed: 20261123
     trace: gvl
@@ -32,7 +37,8 @@ module MixedRun
     return MixedRun.dir if MixedRun.dir
     root = Dir.mktmpdir("rubyrig-mixed")
     Minitest.after_run { FileUtils.rm_rf(root) }
-    experiment = write(root, "mixed.yml", format(EXPERIMENT, ruby: ruby33))
+    suite = File.join(RubyrigTest::ROOT, "test/fixtures/ruby_bench_suite")
+    experiment = write(root, "mixed.yml", format(EXPERIMENT, ruby: ruby33, suite: suite))
     run = File.join(root, "run")
     status, out, err = run_cli("run", experiment, "--results", run)
     assert_includes [0, 1], status, "#{out}\n#{err}"

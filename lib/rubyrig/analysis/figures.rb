@@ -2,15 +2,15 @@
 # HTML reporter only draws and the other formats print the same numbers: verdict forest plots per
 # metric, per-cell distributions, sweep lines with bands, processes × threads grids, HTTP latency
 # curves and errors per batch, jobs timelines, memory against speed, GVL time per thread, profile
-# bars and where the cost went for each decided difference, each with its axes. Pure: reads the
-# report and its trials' samples, no I/O.
+# bars, where the cost went for each decided difference and a ruby-bench suite's benchmarks, each
+# with its axes. Pure: reads the report and its trials' samples, no I/O.
 module Rubyrig
   class Analysis
     class Figures
       KINDS = {
         verdicts: :VerdictPlots, distributions: :Distributions, sweeps: :SweepBands, grids: :Grids,
         latency: :LatencyCurves, http_errors: :ErrorBars, jobs: :JobsTimelines, memory_speed: :MemorySpeed,
-        gvl: :GvlThreads, profiles: :ProfileBars, why: :WhyBars
+        gvl: :GvlThreads, profiles: :ProfileBars, why: :WhyBars, suite: :SuiteForest
       }.freeze
 
       # Every kind of picture, each a list (empty when the run has nothing to show in it).

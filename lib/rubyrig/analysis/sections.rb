@@ -33,7 +33,8 @@ module Rubyrig
         "Rubyrig::Analysis::Sections::Memory",
         "Rubyrig::Analysis::Sections::Traces",
         "Rubyrig::Analysis::Sections::Profiles",
-        "Rubyrig::Analysis::Sections::Ablations"
+        "Rubyrig::Analysis::Sections::Ablations",
+        "Rubyrig::Analysis::Sections::Suite"
       ].freeze).freeze
     end
   end

@@ -8,8 +8,9 @@ module Rubyrig
         WORKLOAD is builtin:NAME (see `rubyrig workloads`), a Ruby file and its arguments (script
         workload, run through the in-process harness; without Rubyrig.bench the whole run is timed; a
         ruby-bench benchmark runs through rubyrig's ruby-bench harness, a benchmark-ips file measures
-        each report item apart), a ruby-bench checkout with --param bench=NAME,... , a config.ru or
-        Rails app directory (http workload under Puma, loaded by wrk), or any command line (command
+        each report item apart), a ruby-bench checkout (every benchmark a cell; --param bench=NAME,...
+        picks benchmarks or categories: headline, other, micro, ractor, all, the default), a config.ru
+        or Rails app directory (http workload under Puma, loaded by wrk), or any command line (command
         workload, timed from outside).
         RUNTIME is [LABEL=]BASE[+variant...]: BASE is system, a version (3.3.8, 3.3), jruby or a path;
         variants are %<variants>s. The first -r is the baseline.
@@ -73,8 +74,8 @@ module Rubyrig
         opts.on("-p", "--param NAME=V1,V2", "a workload parameter; a list makes a matrix (repeatable)") { |text| param(text) }
         opts.on("--iterations N", Integer, "measured iterations per batch for scripts (default: the workload's, else 10; ruby-bench: MIN_BENCH_ITRS, and MIN_BENCH_TIME 0)") { |n| @workload["iterations"] = n }
         opts.on("--warmup N", Integer, "warmup iterations per batch for scripts (default: the workload's, else 2; ruby-bench: WARMUP_ITRS, else 15)") { |n| @workload["warmup"] = n }
-        opts.on("--duration-s N", Float, "http: measured seconds of load per batch (default: 10); benchmark-ips: seconds per item (default: the file's, else 5)") { |n| @workload["duration_s"] = whole_or_fraction(n) }
-        opts.on("--warmup-s N", Float, "http: seconds of warmup load per batch, before the measured run (default: 5); benchmark-ips: warmup seconds per item (default: the file's, else 2)") { |n| @workload["warmup_s"] = whole_or_fraction(n) }
+        opts.on("--duration-s N", Float, "http: measured seconds of load per batch (default: 10); benchmark-ips: seconds per item (default: the file's, else 5); ruby-bench: least measured seconds per batch (default: none)") { |n| @workload["duration_s"] = whole_or_fraction(n) }
+        opts.on("--warmup-s N", Float, "http: seconds of warmup load per batch, before the measured run (default: 5); benchmark-ips: warmup seconds per item (default: the file's, else 2); ruby-bench: least warmup seconds per batch (default: none)") { |n| @workload["warmup_s"] = whole_or_fraction(n) }
       end
 
       def param(text)

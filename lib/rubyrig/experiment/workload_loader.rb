@@ -35,6 +35,7 @@ module Rubyrig
         fields.check_keys(COMMON_KEYS + Kinds.selectors + kind.keys, "a #{kind.kind} workload")
         params = params(fields, builtin)
         loaded = kind.load(fields, builtin: builtin)
+        params = params.merge(loaded.params) if loaded.params
         Workload.new(
           name: fields.optional("name", String) || builtin&.workload_name || loaded.name || loaded.target.to_s,
           kind: kind.kind, target: loaded.target, params: params.freeze,

@@ -63,6 +63,11 @@ module Rubyrig
       # The Gemfile of the batches of one cell (nil for none); each gets a gem set per runtime.
       def gemfile(workload, _params) = workload.gemfile
 
+      # Whether each cell stands alone (a ruby-bench checkout's benchmarks): a gem set that does not
+      # install, or a batch that fails before any of its cell succeeded, fails only that cell, whose
+      # other batches then fail with the same reason without running; the rest of the run goes on.
+      def cells_fail_alone?(_workload) = false
+
       # Every Gemfile the workload's cells use (derived from `gemfile`; not for kinds to override).
       def gemfiles(workload) = workload.param_combinations.filter_map { |params| gemfile(workload, params) }.uniq
 

@@ -253,8 +253,12 @@ module Rubyrig
         }
       end
 
+      # Ruby's report of an uncaught exception ("x.rb:4:in `<main>': uninitialized constant Data
+      # (NameError)") says more than the last line of stderr, which is then the code it points at, a
+      # caret line or the backtrace: the last such report among the last 200 lines, else the last line.
       def tail(path)
-        Processes::TextFile.tail(path)
+        lines = Processes::TextFile.tail(path, lines: 200, chars: 200_000, separator: "\n").to_s.lines.map(&:strip)
+        lines.reverse.find { |l| l.match?(/\S: .*\(([A-Z]\w*)(::[A-Z]\w*)*\)\z/) }&.slice(0, 300) || lines.last&.slice(0, 300)
       end
     end
   end

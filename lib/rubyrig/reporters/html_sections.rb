@@ -5,7 +5,7 @@ module Rubyrig
   module Reporters
     class HtmlSections
       # Pictures whose own lanes show every number: drawn under the table's title instead of the table.
-      SELF_TABULATED = %i[jobs gvl profiles].freeze
+      SELF_TABULATED = %i[jobs gvl profiles suite].freeze
 
       # report: the Analysis::Report; styles: each runtime's Svg::Style.
       def initialize(report, styles)
@@ -39,6 +39,7 @@ module Rubyrig
         when :gvl then Charts::Gvl.render(plot)
         when :profiles then Charts::Profile.render(plot, @report.baseline)
         when :ablations then Charts::Forest.render(plot)
+        when :suite then Charts::Forest.render(plot, figure: "suite")
         end
       end
 

@@ -1,6 +1,7 @@
 # Measures one batch and returns its trial: checks the disk, builds the driver's Context (launch, gem
 # set, CPUs, deadline, diagnostics), runs the kind's driver wrapped in DiagnosedDriver, and stamps ids,
-# times, the gem set and the host on the Result. A batch that cannot even start fails alone.
+# times, the gem set and the host on the Result. A batch that cannot even start fails alone; a cell that
+# fails alone (a ruby-bench benchmark) is not run again once its batch failed and none succeeded.
 require "time"
 
 module Rubyrig
@@ -30,6 +31,7 @@ module Rubyrig
         duration_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - clock
         @store.check_space!("batch #{batch.id} was not recorded (its files may be cut short)")
         trial = trial(batch, result, bundle, started_at: started_at, duration_s: duration_s)
+        note_cell(trial)
         @progress.batch_finished(batch, trial)
         trial
       end
@@ -39,6 +41,8 @@ module Rubyrig
       def run_driver(batch, workload, bundle, artifacts_dir)
         launch = @prepared.launches.fetch(batch.cell.runtime)
         return Kinds::Result.failed(launch.blocker) if launch.blocker
+        blocked = cell_blocker(batch, workload)
+        return Kinds::Result.failed(blocked) if blocked
         diagnosed = DiagnosedDriver.new(@kinds.fetch(workload.kind).driver, batch: batch, launch: launch,
           diagnostics: @prepared.diagnostics[batch.cell.runtime], experiment: @experiment)
         diagnosed.run(context(batch, workload, launch, bundle, artifacts_dir, diagnosed.setup(artifacts_dir)))
@@ -47,6 +51,30 @@ module Rubyrig
       rescue SystemCallError # a driver's own file (a config, a log) could not be written: a full disk stops the run
         @store.check_space!("batch #{batch.id} was not recorded (rubyrig could not write its files)")
         raise
+      end
+
+      # Why a cell that fails alone (Contract#cells_fail_alone?) is not run: its gem set did not install,
+      # or an earlier batch failed while none succeeded; nil when it runs.
+      def cell_blocker(batch, workload)
+        kind = @kinds.fetch(workload.kind)
+        return nil unless kind.cells_fail_alone?(workload)
+        blocked = @prepared.blocked[[batch.cell.runtime, kind.gemfile(workload, batch.cell.params)]]
+        return blocked if blocked
+        failed = cells[batch.cell.key]
+        failed.is_a?(Results::Trial) && "#{failed.reason} (not run again: batch #{failed.batch} of this cell failed and none succeeded)"
+      end
+
+      # cell key => its first failed trial while none of its trials succeeded, or :ok; read from the
+      # run's trials once (a resume), then kept up to date batch by batch.
+      def cells
+        @cells ||= @store.trials.each_with_object({}) { |t, cells| note_cell(t, cells) }
+      end
+
+      def note_cell(trial, cells = self.cells)
+        return if trial.diagnostic
+        if trial.ok? then cells[trial.cell_key] = :ok
+        elsif !cells.key?(trial.cell_key) then cells[trial.cell_key] = trial
+        end
       end
 
       def context(batch, workload, launch, bundle, artifacts_dir, diagnostics)

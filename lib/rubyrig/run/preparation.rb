@@ -9,7 +9,9 @@ module Rubyrig
     class Preparation
       # What the batches of a run share: label => Launch, [label, gemfile] => Runtimes::Bundle, and
       # label => Runtimes::Diagnostics (nil where the diagnostics gems are not installed).
-      Prepared = Struct.new(:launches, :bundles, :diagnostics, keyword_init: true)
+      # blocked: [label, gemfile] => why its gem set did not install, for the Gemfiles of cells that fail
+      # alone (Contract#cells_fail_alone?): their batches fail with it, the others run.
+      Prepared = Struct.new(:launches, :bundles, :diagnostics, :blocked, keyword_init: true)
 
       def initialize(experiment:, settings:, catalog:, progress:, kinds:)
         @experiment = experiment
@@ -22,7 +24,9 @@ module Rubyrig
       def prepare
         launches = resolve_launches
         preflight(launches)
-        Prepared.new(launches: launches, bundles: install_bundles(launches), diagnostics: install_diagnostics(launches)).freeze
+        blocked = {}
+        Prepared.new(launches: launches, bundles: install_bundles(launches, blocked), diagnostics: install_diagnostics(launches),
+          blocked: blocked.freeze).freeze
       end
 
       # Runs each workload's `prepare:` step once per runtime and records when and how long in run.json;
@@ -54,18 +58,33 @@ module Rubyrig
         end
       end
 
-      def install_bundles(launches)
+      def install_bundles(launches, blocked)
+        alone = @experiment.workloads.select { |w| @kinds.fetch(w.kind).cells_fail_alone?(w) }.flat_map { |w| @kinds.fetch(w.kind).gemfiles(w) }
         gemfiles = @experiment.workloads.flat_map { |w| @kinds.fetch(w.kind).gemfiles(w) }
-        gemfiles.uniq.product(launches.keys).to_h do |gemfile, label|
-          bundle = Runtimes::Bundle.new(cache_dir: @settings.cache_dir, interpreter: launches.fetch(label).interpreter, gemfile: gemfile)
-          @progress.note("Installing the gems of #{gemfile} for #{label}...") unless bundle.installed?
-          bundle.install!
-          if bundle.resolution == Runtimes::Bundle::RE_RESOLVED
-            @progress.note("Warning: #{label} cannot use #{bundle.source_lockfile} as it is (#{bundle.resolution_reason}); " \
-              "it runs its own resolution #{bundle.lockfile}")
+        failed = {} # [interpreter, gemfile] => why: runtimes of one interpreter share a gem set, so it is tried once
+        gemfiles.uniq.product(launches.keys).each_with_object({}) do |(gemfile, label), bundles|
+          key = [launches.fetch(label).interpreter.path, gemfile]
+          if failed.key?(key)
+            blocked[[label, gemfile]] = failed[key]
+            next
           end
-          [[label, gemfile], bundle]
+          bundles[[label, gemfile]] = install_bundle(gemfile, label, launches)
+        rescue BuildError => e # a benchmark of a suite whose gems do not install on this runtime: its cells fail, the rest runs
+          raise unless alone.include?(gemfile)
+          @progress.note("Warning: #{e.message}; its batches on #{label} will fail")
+          blocked[[label, gemfile]] = failed[key] = e.message
         end
+      end
+
+      def install_bundle(gemfile, label, launches)
+        bundle = Runtimes::Bundle.new(cache_dir: @settings.cache_dir, interpreter: launches.fetch(label).interpreter, gemfile: gemfile)
+        @progress.note("Installing the gems of #{gemfile} for #{label}...") unless bundle.installed?
+        bundle.install!
+        if bundle.resolution == Runtimes::Bundle::RE_RESOLVED
+          @progress.note("Warning: #{label} cannot use #{bundle.source_lockfile} as it is (#{bundle.resolution_reason}); " \
+            "it runs its own resolution #{bundle.lockfile}")
+        end
+        bundle
       end
 
       # A failure only costs the diagnostics (reported as n/a with the reason), never the run.

@@ -116,7 +116,7 @@ module Rubyrig
       def bundler_version
         @bundler_version ||= marker["bundler_version"] || begin
           out, _err, exit = Processes::Child.capture([@interpreter.path, "-e", 'require "bundler"; print Bundler::VERSION'],
-            env: {"RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "BUNDLER_VERSION" => nil}, timeout_s: 120)
+            env: neutral_env, timeout_s: 120)
           raise BuildError, "runtime #{@interpreter.name} has no bundler (`require \"bundler\"` failed); install it with that runtime's gem" unless exit.success?
           out.strip
         end
@@ -151,13 +151,16 @@ module Rubyrig
       def bundle_install(extra_env, raise_on_failure: true)
         out, err, exit = Processes::Child.capture(
           [@interpreter.path, "-e", BUNDLER_CLI, "--", "install", "--jobs", "2", "--retry", "2"],
-          env: env.merge("PATH" => path_with_interpreter, "RUBYOPT" => nil).merge(extra_env), timeout_s: @timeout_s
+          env: neutral_env.merge(env, "PATH" => path_with_interpreter).merge(extra_env), timeout_s: @timeout_s
         )
         File.write(log_path, out + err)
         return nil if exit.success?
         raise BuildError, failure_message(out + err) if raise_on_failure
         out + err
       end
+
+      # A `bundle exec` around rubyrig leaves its Ruby's bundler on RUBYLIB, which another runtime would load.
+      def neutral_env = Launch::NEUTRALIZED_ENV.to_h { |name| [name, nil] }
 
       def path_with_interpreter
         [@interpreter.bin_dir, ENV.fetch("PATH", "")].join(File::PATH_SEPARATOR)

@@ -49,6 +49,21 @@ class RubyBenchHarnessTest < Minitest::Test
     end
   end
 
+  # rubyrig's seconds per batch (a suite on a time budget): warmup goes on past WARMUP_ITRS until its
+  # iterations add up to RUBYRIG_WARMUP_TIME, the measured ones past MIN_BENCH_ITRS until theirs add
+  # up to RUBYRIG_BENCH_TIME, and neither runs an iteration more.
+  def test_seconds_of_warmup_and_of_measured_iterations
+    exit, err, facts = run_bench("run_benchmark(3) { sleep 0.02 }\n",
+      env: {"WARMUP_ITRS" => "1", "MIN_BENCH_ITRS" => "1", "MIN_BENCH_TIME" => "0", "RUBYRIG_WARMUP_TIME" => "0.1", "RUBYRIG_BENCH_TIME" => "0.15"})
+    assert exit.success?, err
+    [["warmup_s", 0.1], ["iterations_s", 0.15]].each do |key, least|
+      times = facts.dig("bench", key)
+      assert_operator times.sum, :>=, least, key
+      assert_operator times[0...-1].sum, :<, least, "#{key}: no iteration after the time was reached"
+      assert_operator times.size, :>=, 2, "#{key}: 0.02 s sleeps need several iterations to reach #{least} s"
+    end
+  end
+
   def test_without_any_count_the_block_still_runs_once
     _, _, facts = run_bench("run_benchmark(3) { }\n", env: {"WARMUP_ITRS" => "0", "MIN_BENCH_ITRS" => "0", "MIN_BENCH_TIME" => "0"})
     assert_equal 1, facts.dig("bench", "iterations_s").size

@@ -39,4 +39,17 @@ class MeasuredRunTest < Minitest::Test
     assert_equal 1, e["RUBYOPT"].split.size
     assert_equal "--dev", env(launch("x", engine: "jruby", env: {"JRUBY_OPTS" => "--dev"}), inherit_flags: true)["JRUBY_OPTS"]
   end
+
+  # A batch that ends in an uncaught exception says which: Ruby's report line, not the code line and
+  # caret Ruby prints after it, nor the last line of a long backtrace.
+  def test_the_failure_reason_is_the_exceptions_report
+    dir = tmpdir
+    tail = ->(text) { Rubyrig::Processes::MeasuredRun.allocate.send(:tail, write(dir, "stderr.log", text)) }
+    assert_equal "b.rb:4:in `<main>': uninitialized constant Data (NameError)",
+      tail.call("b.rb:4:in `<main>': uninitialized constant Data (NameError)\n\nPoint = Data.define(:x)\n        ^^^^\n")
+    backtrace = (1..60).map { |i| "\tfrom lib/x.rb:#{i}:in `y'" }.join("\n")
+    assert_equal "adapter.rb:545:in `table_structure': Could not find table 'users' (ActiveRecord::StatementInvalid)",
+      tail.call("Installing x\nadapter.rb:545:in `table_structure': Could not find table 'users' (ActiveRecord::StatementInvalid)\n#{backtrace}\n")
+    assert_equal "killed by the kernel", tail.call("warming up\nkilled by the kernel\n")
+  end
 end

@@ -15,15 +15,22 @@ module Rubyrig
         def self.ruby_bench_defaults = {"WARMUP_ITRS" => 15, "MIN_BENCH_ITRS" => 10, "MIN_BENCH_TIME" => 10}.freeze
 
         # What ruby-bench's harness reads: the experiment's warmup and iterations (iterations without a
-        # minimum time), else ruby-bench's defaults. Taken once per run (Kind.effective_options), so
-        # the batches get it from the workload's recorded options.
+        # minimum time), else ruby-bench's defaults; with duration_s or warmup_s (a suite on a time
+        # budget), also the least seconds of measured and of warmup iterations (RUBYRIG_BENCH_TIME,
+        # RUBYRIG_WARMUP_TIME: rubyrig's harness only), and no minimum time for the whole loop. Taken
+        # once per run (Kind.effective_options), so the batches get it from the workload's recorded options.
         def self.ruby_bench_env(workload)
           defaults = ruby_bench_defaults
-          {
+          duration_s, warmup_s = workload.options.values_at("duration_s", "warmup_s")
+          timed = duration_s || warmup_s
+          env = {
             "WARMUP_ITRS" => workload.warmup || defaults["WARMUP_ITRS"],
             "MIN_BENCH_ITRS" => workload.iterations || defaults["MIN_BENCH_ITRS"],
-            "MIN_BENCH_TIME" => workload.iterations ? 0 : defaults["MIN_BENCH_TIME"]
-          }.transform_values(&:to_s)
+            "MIN_BENCH_TIME" => (workload.iterations || timed) ? 0 : defaults["MIN_BENCH_TIME"]
+          }
+          env["RUBYRIG_BENCH_TIME"] = duration_s if duration_s
+          env["RUBYRIG_WARMUP_TIME"] = warmup_s if warmup_s
+          env.transform_values(&:to_s)
         end
 
         def initialize(context)

@@ -32,7 +32,8 @@ module Rubyrig
           target = builtin ? builtin.path : target(fields)
           options = Options.load(fields, target)
           return Loaded.new(target: target, options: options) if builtin
-          Loaded.new(target: target, options: options, name: default_name(target), gemfile: default_gemfile(target))
+          params = File.directory?(target) ? Options.suite_params(fields, target) : nil
+          Loaded.new(target: target, options: options, name: default_name(target), gemfile: default_gemfile(target), params: params)
         end
 
         # A Ruby file, or a checkout of ruby-bench (a directory with benchmarks/).
@@ -82,6 +83,8 @@ module Rubyrig
           suite?(workload) ? Form.suite_file(workload.target, params.fetch(BENCH_PARAM)) : workload.target
         end
 
+        def self.cells_fail_alone?(workload) = suite?(workload)
+
         def self.gemfile(workload, params)
           return workload.gemfile unless suite?(workload) && workload.gemfile.nil?
           own_gemfile(file(workload, params))
@@ -108,6 +111,7 @@ module Rubyrig
           harness = workload.options["harness"]
           meta = {"harness" => harness}
           meta["ruby_bench_env"] = workload.options["ruby_bench_env"] if harness == Form::RUBY_BENCH
+          meta["suite"] = {"param" => BENCH_PARAM, "categories" => Suite.categories_of(workload.target, workload.params.fetch(BENCH_PARAM))} if suite?(workload)
           meta["benchmark_ips"] = workload.options.slice("duration_s", "warmup_s") if harness == Form::BENCHMARK_IPS
           meta
         end

@@ -3,7 +3,9 @@
 # ruby-bench's harness/loader.rb finds this file, the way `ruby -Iharness-perf ...` swaps harnesses.
 # It keeps ruby-bench's harness contract: run_benchmark(hint) { ... } runs WARMUP_ITRS warmup
 # iterations, then measured ones until there are at least MIN_BENCH_ITRS and the whole loop has run
-# MIN_BENCH_TIME seconds (defaults 15, 10 and 10, from the environment); use_gemfile runs the
+# MIN_BENCH_TIME seconds (defaults 15, 10 and 10, from the environment); rubyrig's RUBYRIG_WARMUP_TIME
+# and RUBYRIG_BENCH_TIME (default 0) also make warmup and measured iterations last at least that many
+# seconds each, so that a suite on a time budget runs each benchmark about as long; use_gemfile runs the
 # benchmark's setup command and activates the gem set rubyrig installed for this runtime from the
 # benchmark's own Gemfile; make_shareable; the global random generator seeded with 1337. Every
 # iteration is timed on the monotonic clock and handed to the probe, warmup apart; nothing is printed.
@@ -13,6 +15,8 @@ require File.expand_path("../probe", File.dirname(__FILE__))
 WARMUP_ITRS = Integer(ENV.fetch("WARMUP_ITRS", "15"), 10)
 MIN_BENCH_ITRS = Integer(ENV.fetch("MIN_BENCH_ITRS", "10"), 10)
 MIN_BENCH_TIME = Float(ENV.fetch("MIN_BENCH_TIME", "10"))
+RUBYRIG_WARMUP_TIME = Float(ENV.fetch("RUBYRIG_WARMUP_TIME", "0"))
+RUBYRIG_BENCH_TIME = Float(ENV.fetch("RUBYRIG_BENCH_TIME", "0"))
 
 # ruby-bench seeds the global generator so that benchmarks that call rand do the same work each run.
 Random.srand(1337)
@@ -29,6 +33,19 @@ module RubyrigRubyBench
     def now
       Process.clock_gettime(Process::CLOCK_MONOTONIC)
     end
+
+    # Like ruby-bench: YJIT's counters then describe the benchmark, not the code loaded before it.
+    # Returns whether YJIT was on.
+    def start_yjit
+      on = yjit_enabled?
+      RubyVM::YJIT.reset_stats! if on && RubyVM::YJIT.respond_to?(:reset_stats!)
+      on
+    end
+
+    def check_yjit(before)
+      return if yjit_enabled? == before
+      raise "the benchmark turned YJIT #{before ? "off" : "on"} while it ran; leave YJIT to the runtime (+yjit)"
+    end
   end
 end
 
@@ -39,24 +56,29 @@ def run_benchmark(_num_itrs_hint = nil, **_options)
   raise ArgumentError, "run_benchmark needs a block" unless block_given?
   raise ArgumentError, "run_benchmark may be called once per benchmark" if RubyrigRubyBench.ran
   RubyrigRubyBench.ran = true
-  yjit_before = RubyrigRubyBench.yjit_enabled?
-  # Like ruby-bench: YJIT's counters then describe the benchmark, not the code loaded before it.
-  RubyVM::YJIT.reset_stats! if yjit_before && RubyVM::YJIT.respond_to?(:reset_stats!)
+  yjit_before = RubyrigRubyBench.start_yjit
+  warmup = []
   times = []
-  total_s = 0.0
+  warming = WARMUP_ITRS > 0 || RUBYRIG_WARMUP_TIME > 0
+  warmup_s = 0.0
+  measured_s = 0.0
   loop do
     started = RubyrigRubyBench.now
     yield
     elapsed = RubyrigRubyBench.now - started
+    if warming
+      warmup << elapsed
+      warmup_s += elapsed
+      warming = warmup.size < WARMUP_ITRS || warmup_s < RUBYRIG_WARMUP_TIME
+      next
+    end
     times << elapsed
-    total_s += elapsed
-    break if times.size >= WARMUP_ITRS + MIN_BENCH_ITRS && total_s >= MIN_BENCH_TIME
+    measured_s += elapsed
+    break if times.size >= MIN_BENCH_ITRS && warmup_s + measured_s >= MIN_BENCH_TIME && measured_s >= RUBYRIG_BENCH_TIME
   end
-  RubyrigProbe.record(:bench, "warmup_s" => times.first(WARMUP_ITRS), "iterations_s" => times.drop(WARMUP_ITRS))
-  if RubyrigRubyBench.yjit_enabled? != yjit_before
-    raise "the benchmark turned YJIT #{yjit_before ? "off" : "on"} while it ran; leave YJIT to the runtime (+yjit)"
-  end
-  times
+  RubyrigProbe.record(:bench, "warmup_s" => warmup, "iterations_s" => times)
+  RubyrigRubyBench.check_yjit(yjit_before)
+  warmup + times
 end
 
 # The benchmark's directory holds a Gemfile: rubyrig installed it for this runtime before the first

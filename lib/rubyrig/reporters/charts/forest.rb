@@ -11,7 +11,8 @@ module Rubyrig
 
         module_function
 
-        def render(plot)
+        # figure: the picture's data-figure name (a ruby-bench suite's benchmarks are drawn alike).
+        def render(plot, figure: "verdicts")
           axis = plot.axis
           head = Svg.svg(WIDTH, 28, [Svg.x_axis(axis, left: PAD, right: WIDTH - PAD, y: 4, width: WIDTH)],
             title: "ratio axis, log scale", css: "lane-axis")
@@ -19,7 +20,7 @@ module Rubyrig
           band = format("%g%%", (plot.margin * 100).round(2))
           direction = plot.higher_is_better ? "higher is better" : "lower is better"
           <<~HTML
-            <figure class="chart" data-figure="verdicts" data-metric="#{Svg.esc(plot.metric)}">
+            <figure class="chart" data-figure="#{figure}" data-metric="#{Svg.esc(plot.metric)}">
             <figcaption><strong>#{Svg.esc(plot.label)}</strong> (#{direction}): each runtime's ratio to the baseline <code>#{Svg.esc(plot.baseline)}</code> with the interval decided on#{" (#{plot.confidences.map { |c| Analysis::Section.percent(c) }.join(", ")})" unless plot.confidences.empty?}, log scale; the shaded band is equivalence (±#{band}).</figcaption>
             <table class="lanes"><thead><tr><th>runtime</th><th>workload and parameters</th><th class="lane">#{head}</th><th>ratio [interval]</th><th>p (corrected)</th><th>verdict</th></tr></thead>
             <tbody>#{rows.join}</tbody></table>#{reasons(plot)}</figure>

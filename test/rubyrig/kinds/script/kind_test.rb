@@ -77,12 +77,39 @@ class ScriptDriverTest < Minitest::Test
 
   def test_a_checkout_needs_bench_names_that_exist
     root = suite
-    message = assert_raises(Rubyrig::ExperimentError) { experiment("runtimes: [system]\nworkloads:\n  - script: #{root}\n", tmpdir) }.message
-    assert_match(/params needs `bench` for a ruby-bench checkout: the benchmarks to run, e.g. bench=fib,nbody,railsbench/, message)
     message = assert_raises(Rubyrig::ExperimentError) do
       experiment("runtimes: [system]\nworkloads:\n  - script: #{root}\n    params: {bench: [fib, raislish]}\n", tmpdir)
     end.message
-    assert_match(/bench names 'raislish', which is not a benchmark of .*; did you mean 'railsish'\?/, message)
+    assert_match(/bench names 'raislish', which is neither a benchmark nor a category of .*; did you mean 'railsish'\?/, message)
+  end
+
+  # Categories come from benchmarks.yml as ruby-bench reads it: `category:` else other, ractor for
+  # those marked so; all (the default) leaves out those only ruby-bench's Ractor harness runs.
+  def test_categories_and_all_expand_into_benchmarks
+    root = suite
+    write(root, "benchmarks.yml", <<~YAML)
+      fib: {category: headline, ractor: true}
+      railsish: {category: headline}
+      addr-join: {desc: joins}
+      addr-equality: {ractor_only: true}
+    YAML
+    bench = ->(yaml) { experiment("runtimes: [system]\nworkloads:\n  - script: #{root}\n#{yaml}", tmpdir).workloads.first.params["bench"] }
+    assert_equal %w[addr-join fib railsish], bench.call("")
+    assert_equal %w[fib railsish], bench.call("    params: {bench: headline}\n")
+    assert_equal %w[addr-equality fib], bench.call("    params: {bench: ractor}\n")
+    assert_equal %w[addr-equality addr-join fib], bench.call("    params: {bench: [other, fib]}\n")
+    w = experiment("runtimes: [system]\nworkloads:\n  - script: #{root}\n", tmpdir).workloads.first
+    assert_equal({"param" => "bench", "categories" => {"addr-join" => "other", "fib" => "headline", "railsish" => "headline"}},
+      Script.run_meta(w, server_cpus: nil, load_cpus: nil, cpus: nil)["suite"])
+  end
+
+  def test_a_budget_in_seconds_reaches_ruby_benchs_harness
+    root = suite
+    w = experiment("runtimes: [system]\nworkloads:\n  - script: #{root}\n    iterations: 3\n    warmup: 1\n    duration_s: 2\n    warmup_s: 0.5\n",
+      tmpdir).workloads.first
+    assert_equal({"WARMUP_ITRS" => "1", "MIN_BENCH_ITRS" => "3", "MIN_BENCH_TIME" => "0", "RUBYRIG_BENCH_TIME" => "2", "RUBYRIG_WARMUP_TIME" => "0.5"},
+      Rubyrig::Kinds::Script::Driver.ruby_bench_env(w))
+    assert Script.cells_fail_alone?(w)
   end
 
   def test_a_directory_without_benchmarks_is_not_a_script
@@ -102,7 +129,7 @@ class ScriptDriverTest < Minitest::Test
     assert_match(/item is the name rubyrig gives each benchmark-ips item in reports/, message)
     write(dir, "plain.rb", "Rubyrig.bench { }\n")
     message = assert_raises(Rubyrig::ExperimentError) { experiment("runtimes: [system]\nworkloads:\n  - script: plain.rb\n    duration_s: 2\n", dir) }.message
-    assert_match(/duration_s applies to benchmark-ips files only \(seconds per item\); this file uses the rubyrig harness/, message)
+    assert_match(/duration_s applies to benchmark-ips and ruby-bench files only; this file uses the rubyrig harness/, message)
   end
 
   def test_the_harness_can_be_named_and_a_wrong_one_is_refused
