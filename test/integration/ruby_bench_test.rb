@@ -9,16 +9,7 @@ class RubyBenchTest < Minitest::Test
 
   def suite
     root = tmpdir
-    write(root, "harness/loader.rb", <<~RUBY)
-      # Like ruby-bench's loader: the harness on the load path (-I DIR) wins, else the one beside this file.
-      begin
-        require "harness"
-      rescue LoadError => e
-        raise unless e.path == "harness"
-        $LOAD_PATH << __dir__
-        require "harness"
-      end
-    RUBY
+    write(root, "harness/loader.rb", Rubyrig::Processes::TextFile.read(File.expand_path("../fixtures/ruby_bench_suite/harness/loader.rb", __dir__)))
     write(root, "harness/harness.rb", "raise \"ruby-bench's own harness must not load under rubyrig\"\n")
     write(root, "benchmarks/fib.rb", <<~RUBY)
       require_relative "../harness/loader"

@@ -27,6 +27,16 @@ class WhyTest < Minitest::Test
     end
   RUBY
 
+  # Runs dir/NAME.yml into dir/NAME, then `rubyrig why` on it with a 2-minute budget: [run, out, err].
+  def run_then_why(dir, name, *why_args)
+    run = File.join(dir, name)
+    status, _, err = run_cli("run", File.join(dir, "#{name}.yml"), "--results", run)
+    assert_equal 0, status, err
+    status, out, err = run_cli("why", run, "--budget", "2m", *why_args)
+    assert_equal 0, status, err
+    [run, out, err]
+  end
+
   def test_a_gap_that_comes_from_the_threads_closes_at_one_thread_and_nothing_else_closes_it
     dir = tmpdir
     write(dir, "serial.rb", SERIAL)
@@ -42,11 +52,7 @@ class WhyTest < Minitest::Test
       batches: 5
       seed: 3
     YAML
-    run = File.join(dir, "serial")
-    status, _, err = run_cli("run", File.join(dir, "serial.yml"), "--results", run)
-    assert_equal 0, status, err
-    status, out, err = run_cli("why", run, "--budget", "2m", "--export-csv", File.join(dir, "why.csv"))
-    assert_equal 0, status, err
+    run, out, err = run_then_why(dir, "serial", "--export-csv", File.join(dir, "why.csv"))
     speed = answers(run).find { |a| a.dig("difference", "metric") == "iterations_per_s" }
     assert_equal "slower", speed.dig("difference", "verdict")
     one = speed["rows"].find { |r| r["point"] == {"threads" => 1} }
@@ -79,11 +85,7 @@ class WhyTest < Minitest::Test
       batches: 5
       seed: 11
     YAML
-    run = File.join(dir, "gc")
-    status, _, err = run_cli("run", File.join(dir, "gc.yml"), "--results", run)
-    assert_equal 0, status, err
-    status, _, err = run_cli("why", run, "--budget", "2m")
-    assert_equal 0, status, err
+    run, _, err = run_then_why(dir, "gc")
     speed = answers(run).find { |a| a.dig("difference", "metric") == "iterations_per_s" }
     assert_equal "slower", speed.dig("difference", "verdict")
     outcomes = speed["rows"].to_h { |r| [r["name"], r["outcome"]] }
