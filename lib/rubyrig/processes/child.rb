@@ -16,6 +16,11 @@ module Rubyrig
       end
 
       EXEC_FAILED = 127
+      # The timer's time slice: the least the scheduler grants, so that when the command exits on a
+      # machine whose CPUs are all busy, the timer gets a CPU at once to read the clock, instead of at
+      # the busy task's next tick (4 ms later at 250 Hz: bench/overhead --busy). The command, which it
+      # starts, has the default slice.
+      TIMER_SLICE_NS = 100_000
 
       attr_reader :pid, :argv, :started_at
 
@@ -154,6 +159,7 @@ module Rubyrig
         # Last, so that the least work comes between the cgroup move's wait and the clock.
         joined = @slot.join
         Libc.pin_to_cpus(@cpus) if @cpus
+        Libc.request_slice(TIMER_SLICE_NS)
         time_command(spawn, wait, report, joined, allowed)
       rescue SystemCallError => e # the command could not start (e.g. permission denied): report like a shell would
         IO.for_fd(fds ? fds[2] : 2, autoclose: false).write("rubyrig: cannot run #{@argv.first}: #{e.message}\n")
@@ -177,12 +183,19 @@ module Rubyrig
         end
       end
 
-      # Starts the command, reports its pid and start, waits for it and reports its end and usage.
+      # Starts the command, reports its pid and start, waits for it and reports its end and usage. The
+      # command starts on the timer's own CPU, which the timer leaves when it blocks in posix_spawn until
+      # the exec: the scheduler puts a new process on the least loaded CPU, which a just-forked timer's
+      # CPU never seems to be, and there, on a busy machine, it waited for the next tick (4 ms) before
+      # its exec. After the exec it gets its CPUs (all, or the pinned ones), and the timer wakes on any.
       def time_command(spawn, wait, report, joined, allowed)
+        here = Libc.current_cpu
+        Libc.pin_to_cpus(here.to_s) if here
         started_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-        pid = spawn.call
+        pid = spawn.call # returns once the command has exec'd (vfork)
+        Libc.pin_to_cpus(@cpus || CpuList.format(allowed), pid: pid) if here
+        Libc.pin_to_cpus(CpuList.format(allowed)) if here || @cpus
         write_report(report, [pid, started_at, joined])
-        Libc.pin_to_cpus(CpuList.format(allowed)) if @cpus # wake on any CPU, not the command's
         usage, finished_at = wait.call(pid)
         write_report(report, [finished_at, usage.to_h])
         exit!(0)

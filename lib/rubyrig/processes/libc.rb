@@ -1,7 +1,8 @@
 # The few Linux C library calls Ruby does not expose, bound through Fiddle: wait4 (resource usage of a
 # reaped child), prctl (death signal), setpriority (a thread's nice value), sched_setaffinity (CPU
-# pinning), statvfs (free disk space), dup2, and posix_spawn (see Spawn).
+# pinning), sched_setattr (a short time slice), statvfs (free disk space), dup2, and posix_spawn (see Spawn).
 require "fiddle"
+require "rbconfig"
 
 module Rubyrig
   module Processes
@@ -10,6 +11,11 @@ module Rubyrig
       PRIO_PROCESS = 0
       CPU_SET_BYTES = 128 # cpu_set_t: 1024 CPUs
       STATVFS_BYTES = 256 # struct statvfs is 112 bytes on 64-bit Linux; room to spare
+      SCHED_SETATTR = {"x86_64" => 314, "aarch64" => 274}.freeze # the syscall's number: glibc has no wrapper
+      SCHED_OTHER = 0
+      SCHED_FLAG_RESET_ON_FORK = 0x01
+      SCHED_ATTR = "LLQlLQQQLL" # struct sched_attr, 56 bytes: size, policy, flags, nice, priority,
+      # runtime, deadline, period, util_min, util_max
 
       module_function
 
@@ -34,14 +40,38 @@ module Rubyrig
         function(:setpriority, [Fiddle::TYPE_INT, Fiddle::TYPE_INT, Fiddle::TYPE_INT]).call(PRIO_PROCESS, thread_id, nice).zero?
       end
 
-      # Pins the calling thread (the whole process while it has one) to the CPUs in a list such as "1" or
-      # "0-1,3"; false when refused.
-      def pin_to_cpus(list)
+      # Pins the calling thread (the whole process while it has one), or process pid, to the CPUs in a list
+      # such as "1" or "0-1,3"; false when refused.
+      def pin_to_cpus(list, pid: 0)
         mask = "\0".b * CPU_SET_BYTES
         CpuList.parse(list).each { |cpu| mask.setbyte(cpu / 8, mask.getbyte(cpu / 8) | (1 << (cpu % 8))) }
         function(:sched_setaffinity, [Fiddle::TYPE_INT, Fiddle::TYPE_SIZE_T, Fiddle::TYPE_VOIDP])
-          .call(0, CPU_SET_BYTES, Fiddle::Pointer[mask]).zero?
+          .call(pid, CPU_SET_BYTES, Fiddle::Pointer[mask]).zero?
       end
+
+      # The CPU the calling thread runs on now, or nil where the C library cannot tell.
+      def current_cpu
+        cpu = function(:sched_getcpu, []).call
+        cpu.negative? ? nil : cpu
+      end
+
+      # Gives this process a time slice of slice_ns (Linux 6.12+: sched_attr's runtime for an ordinary
+      # task; 0.1 ms is the least granted), keeping its nice value; its children start with the default.
+      # With a short slice, a task woken on a CPU another task is using runs at once instead of at that
+      # task's next tick. No privilege is needed; false where it is refused or unknown (an older kernel,
+      # another architecture), or where this process is not under the ordinary policy (chrt) or has a
+      # negative nice value (which the reset on fork would take from its children), left alone then.
+      def request_slice(slice_ns)
+        number = SCHED_SETATTR[RbConfig::CONFIG["host_cpu"]]
+        nice = Process.getpriority(Process::PRIO_PROCESS, 0)
+        return false unless number && ordinary_policy? && nice >= 0
+        attr = [56, SCHED_OTHER, SCHED_FLAG_RESET_ON_FORK, nice, 0, slice_ns, 0, 0, 0, 0]
+        function(:syscall, [Fiddle::TYPE_LONG, Fiddle::TYPE_LONG, Fiddle::TYPE_VOIDP, Fiddle::TYPE_LONG])
+          .call(number, 0, Fiddle::Pointer[attr.pack(SCHED_ATTR)], 0).zero?
+      end
+
+      # Whether this process runs under SCHED_OTHER, the policy of every process nobody changed.
+      def ordinary_policy? = function(:sched_getscheduler, [Fiddle::TYPE_INT]).call(0) == SCHED_OTHER
 
       # Bytes this process may still write on the file system holding path (the root user may use the
       # blocks reserved for it); nil when statvfs fails.

@@ -57,6 +57,16 @@ class ChildTest < Minitest::Test
     child&.stop
   end
 
+  # The timer starts the command on its own CPU and with a short time slice of its own: the command
+  # still runs as the caller would run it, on every CPU the caller may use and with the default slice.
+  def test_the_command_gets_the_callers_cpus_and_the_default_time_slice
+    script = "grep -E '^(Cpus_allowed_list|se.slice)' /proc/self/status /proc/self/sched | sed 's/.*://'"
+    plain = IO.popen(["sh", "-c", script], &:read).split
+    out, _err, exit = Rubyrig::Processes::Child.capture(["sh", "-c", script])
+    assert exit.success?
+    assert_equal plain, out.split
+  end
+
   def test_capture_returns_output
     out, err, exit = Rubyrig::Processes::Child.capture(["ruby", "-e", "puts 42; warn 7"])
     assert_equal "42\n", out
