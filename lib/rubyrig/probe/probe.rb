@@ -179,9 +179,10 @@ module RubyrigProbe
       warn("rubyrig probe: could not write boot facts: " + e.message)
     end
 
+    # Straight to its name, without a temporary file and a rename (30 us less in every process): rubyrig
+    # reads the files once the process has ended, and skips one it finds cut short (killed while writing).
     def write_file(path, facts)
-      File.write(path + ".tmp", encode(facts))
-      File.rename(path + ".tmp", path)
+      File.write(path, encode(facts))
     end
 
     # A small JSON encoder, so that the probe never loads the json gem into the measured process. It

@@ -111,9 +111,10 @@ module Rubyrig
       def start(argv, env:, chdir: nil, log_prefix: "")
         @stderr_path = File.join(@context.artifacts_dir, "#{log_prefix}stderr.log")
         @oom_kills_before = Processes::ExitCause.oom_kills
+        @monitor = Processes::Monitor.new(interval_s: @monitor_interval_s).start # its thread first: see Monitor
         @child = Processes::Child.spawn(argv, env: env, chdir: chdir, cpus: @context.cpus,
           out: File.join(@context.artifacts_dir, "#{log_prefix}stdout.log"), err: @stderr_path)
-        @monitor = Processes::Monitor.new(@child.pid, interval_s: @monitor_interval_s).start
+        @monitor.watch(@child.pid)
         self
       end
 

@@ -2,6 +2,8 @@
 # thread counts, CPU time, and on request PSS. It reads only /proc, so it adds no work to the target,
 # and it keeps out of the target's way: its thread runs at the lowest priority (nice 19), on CPUs the
 # target may not use when the target is pinned, so that it never takes a CPU the target could run on.
+# Its thread can start before the target does (#watch names the target then): creating a thread as the
+# target starts took CPU time from the target's exec (0.25 ms more from the clock to the exec).
 module Rubyrig
   module Processes
     class Monitor
@@ -13,8 +15,11 @@ module Rubyrig
 
       attr_reader :peak_rss_bytes, :last, :samples_taken
 
-      def initialize(root_pid, interval_s: 0.2, proc_dir: "/proc")
+      # root_pid: the tree's root, or nil until #watch names it.
+      def initialize(root_pid = nil, interval_s: 0.2, proc_dir: "/proc")
         @root_pid = root_pid
+        @root = Queue.new
+        @root << root_pid if root_pid
         @interval_s = interval_s
         @proc_dir = proc_dir
         @peak_rss_bytes = 0
@@ -26,6 +31,7 @@ module Rubyrig
 
       def start
         @thread = Thread.new do
+          next unless @root.pop # closed by #stop before a root was named
           step_aside
           sample
           until @stop
@@ -36,7 +42,15 @@ module Rubyrig
         self
       end
 
+      # Names the root of the tree to sample, for a monitor made without one; its sampling starts now.
+      def watch(root_pid)
+        @root_pid = root_pid
+        @root << root_pid
+        self
+      end
+
       def stop
+        @root.close
         @stop = true
         @thread&.wakeup
         @thread&.join

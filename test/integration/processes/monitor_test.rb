@@ -38,4 +38,20 @@ class MonitorTest < Minitest::Test
     monitor&.stop
     child&.stop
   end
+
+  # Started before its root exists (as a measured run starts it), it samples nothing until told the root,
+  # then samples it; and one stopped before it was told ends at once.
+  def test_a_monitor_started_before_its_root_samples_it_once_named
+    idle = Rubyrig::Processes::Monitor.new(interval_s: 0.05).start
+    idle.stop
+    assert_equal 0, idle.samples_taken
+    monitor = Rubyrig::Processes::Monitor.new(interval_s: 0.05).start
+    child = Rubyrig::Processes::Child.spawn(["sleep", "5"])
+    monitor.watch(child.pid)
+    wait_for { monitor.samples_taken.positive? }
+    assert_equal [child.pid], monitor.last.pids
+  ensure
+    monitor&.stop
+    child&.stop
+  end
 end
