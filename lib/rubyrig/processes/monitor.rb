@@ -31,6 +31,7 @@ module Rubyrig
 
       def start
         @thread = Thread.new do
+          Libc.set_thread_nice(Thread.current.native_thread_id, LOWEST_PRIORITY)
           next unless @root.pop # closed by #stop before a root was named
           step_aside
           sample
@@ -113,7 +114,6 @@ module Rubyrig
       # In the sampling thread: the lowest priority for this thread alone, and the CPUs the root may not
       # run on, if any (a refusal leaves it where it was: sampling still works).
       def step_aside
-        Libc.set_thread_nice(Thread.current.native_thread_id, LOWEST_PRIORITY)
         status = read("#{@proc_dir}/#{@root_pid}/status")
         target = status && status[/^Cpus_allowed_list:\s*(\S+)/, 1]
         return unless target
