@@ -50,6 +50,20 @@ class ProbeTest < Minitest::Test
     end
   end
 
+  # The extras load at their first use: from their instructions beside the probe's, else their source.
+  def test_the_extras_load_when_first_needed_from_their_instructions_or_their_source
+    interpreter = Rubyrig::Runtimes::Interpreter.new(path: RbConfig.ruby, engine: "ruby", fingerprint: "test-#{Process.pid}")
+    binary = Rubyrig::Runtimes::ProbeIseq.new(cache_dir: tmpdir).path_for(interpreter)
+    loader = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/loader.rb")
+    script = "a = defined?(RubyrigProbe.escape); b = RubyrigProbe.encode(\"\\n\"); print [a.inspect, b, $LOADED_FEATURES.grep(/extras/).size].join(' ')"
+    {binary => "nil \"\\n\" 0", File.join(tmpdir, "missing.bin") => "nil \"\\n\" 1"}.each do |iseq, expected|
+      out, err, exit = Rubyrig::Processes::Child.capture(["ruby", "-r#{loader}", "-e", script],
+        env: {"RUBYRIG_PROBE_ISEQ" => iseq, "RUBYOPT" => nil})
+      assert exit.success?, err
+      assert_equal expected, out
+    end
+  end
+
   # The probe's cost counts from the loader's first line: the clock starts before the loader reads and
   # evaluates the compiled instructions, so their load is in probe_load_s.
   def test_the_probes_clock_starts_before_the_loader_evaluates_the_instructions

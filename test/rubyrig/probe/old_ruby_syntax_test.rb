@@ -4,7 +4,7 @@ require "parser/ruby25"
 # The code rubyrig loads into measured processes must parse as Ruby 2.5, the oldest Ruby its headers
 # promise (JRuby 9.2 and 9.3 are at the 2.5 and 2.6 level); diagnostics.rb runs on CRuby 3.1+ only.
 class OldRubySyntaxTest < Minitest::Test
-  FILES = %w[probe.rb harness.rb params.rb fingerprint.rb loader.rb ruby_bench/harness.rb benchmark_ips/benchmark/ips.rb]
+  FILES = %w[probe.rb harness.rb params.rb fingerprint.rb loader.rb ruby_bench/harness.rb benchmark_ips/benchmark/ips.rb extras.rb]
     .map { |f| File.join(RubyrigTest::ROOT, "lib/rubyrig/probe", f) }
 
   def test_probe_files_parse_as_ruby_2_5
