@@ -17,8 +17,9 @@ class KernelEvents
   EVENT_AT = 36 # after struct nlmsghdr (16 bytes) and struct cn_msg (20 bytes)
   ANCESTORS = 4
 
-  # One process's life as the kernel recorded it, in seconds on the monotonic clock.
-  Life = Struct.new(:pid, :exec_s, :exit_s, :ancestors, keyword_init: true) do
+  # One process's life as the kernel recorded it, in seconds on the monotonic clock: its fork (nil when
+  # the listener did not see it), its exec and its exit.
+  Life = Struct.new(:pid, :fork_s, :exec_s, :exit_s, :ancestors, keyword_init: true) do
     def duration_s = exit_s - exec_s
   end
 
@@ -38,6 +39,7 @@ class KernelEvents
 
   def initialize
     @parent = {}
+    @forked_at = {}
     @execs = {}
     @lives = []
     @lost = 0
@@ -95,17 +97,20 @@ class KernelEvents
     case what
     when FORK
       _parent_pid, parent_tgid, child_pid, child_tgid = ids
-      @parent[child_tgid] = parent_tgid if child_pid == child_tgid
+      return unless child_pid == child_tgid
+      @parent[child_tgid] = parent_tgid
+      @forked_at[child_tgid] = at_s
     when EXEC
       tgid = ids[1]
-      @execs[tgid] ||= [at_s, ancestors(tgid)]
+      @execs[tgid] ||= [at_s, ancestors(tgid), @forked_at[tgid]]
     when EXIT
       pid, tgid = ids
       return unless pid == tgid
       @parent.delete(tgid)
-      exec_s, chain = @execs.delete(tgid)
+      @forked_at.delete(tgid)
+      exec_s, chain, fork_s = @execs.delete(tgid)
       return unless exec_s
-      @lives << Life.new(pid: tgid, exec_s: exec_s, exit_s: at_s, ancestors: chain).freeze
+      @lives << Life.new(pid: tgid, fork_s: fork_s, exec_s: exec_s, exit_s: at_s, ancestors: chain).freeze
       @done.broadcast
     end
   end

@@ -16,10 +16,10 @@ module Rubyrig
       end
 
       EXEC_FAILED = 127
-      # The timer's time slice: the least the scheduler grants, so that when the command exits on a
-      # machine whose CPUs are all busy, the timer gets a CPU at once to read the clock, instead of at
-      # the busy task's next tick (4 ms later at 250 Hz: bench/overhead --busy). The command, which it
-      # starts, has the default slice.
+      # The timer's time slice: the least the scheduler grants, so that when the command's exec or its
+      # exit wakes the timer on a machine whose CPUs are all busy, the timer gets a CPU at once to read
+      # the clock, instead of at the busy task's next tick (4 ms later at 250 Hz: bench/overhead
+      # --busy). The command, which it starts, has the default slice.
       TIMER_SLICE_NS = 100_000
 
       attr_reader :pid, :argv, :started_at
@@ -70,9 +70,10 @@ module Rubyrig
       end
 
       # Forks the timer: a copy of rubyrig with one thread, which takes the command into its cgroup,
-      # pins and prepares it, reads the clock, starts it with posix_spawn and waits for it with wait4,
-      # and reads the clock again as soon as wait4 returns. rubyrig only reads the two readings from a
-      # pipe, so its own threads, its GVL and its scheduling cannot delay either end of the interval.
+      # pins and prepares it, starts it with posix_spawn and reads the clock as soon as that returns at
+      # the command's exec, waits for it with wait4 and reads the clock again as soon as wait4 returns.
+      # rubyrig only reads the two readings from a pipe, so its own threads, its GVL and its scheduling
+      # cannot delay either end of the interval.
       def start
         path = @env.fetch("PATH") { ENV.fetch("PATH", "") }
         unless Which.find(@argv.first, path: path.to_s)
@@ -140,7 +141,7 @@ module Rubyrig
       # Runs in the forked timer and never returns. Its own process group keeps a terminal's Ctrl-C and
       # the signals rubyrig sends the command's group away from it. Every preparation, the cgroup move
       # (which can take milliseconds while the kernel waits for an RCU grace period) and pinning come
-      # before the first clock reading; the command inherits the cgroup, the CPUs and the directory.
+      # before the command starts; the command inherits the cgroup, the CPUs and the directory.
       def run_timer(parent, spawn, wait, report)
         # A collection here would write to every page of the heap this fork shares with rubyrig, and the
         # kernel would copy them all, taking CPU time from the command; the timer allocates little.
@@ -182,22 +183,18 @@ module Rubyrig
         end
       end
 
-      # Starts the command, reports its pid and start, waits for it and reports its end and usage. The
-      # command starts on the timer's own CPU, which the timer leaves when it blocks in posix_spawn until
-      # the exec: the scheduler puts a new process on the least loaded CPU, which a just-forked timer's
-      # CPU never seems to be, and there, on a busy machine, it waited for the next tick (4 ms) before
-      # its exec. After the exec it gets its CPUs (all, or the pinned ones), and the timer wakes on any.
-      # The short slice comes last: asked before the spawn, the timer would take the CPU from the
-      # command's exec for this work when the exec wakes it (0.1-0.2 ms on a quiet machine).
+      # Starts the command, reads the clock as soon as the start returns, reports the pid and that
+      # reading, waits for the command and reports its end and usage. posix_spawn returns when the
+      # command's exec has passed its point of no return (the kernel then lets the vfork parent go), so
+      # the interval starts at the exec: the kernel's exec event comes 10-30 us after that reading. What
+      # comes before, the clone and its wait for a CPU (3.9 ms on a machine whose CPUs were all busy),
+      # is rubyrig starting a process, not the command, and stays out of the figure.
       def time_command(spawn, wait, report, joined, allowed)
-        here = Libc.current_cpu
-        Libc.pin_to_cpus(here.to_s) if here
-        started_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-        pid = spawn.call # returns once the command has exec'd (vfork)
-        Libc.pin_to_cpus(@cpus || CpuList.format(allowed), pid: pid) if here
-        Libc.pin_to_cpus(CpuList.format(allowed)) if here || @cpus
-        write_report(report, [pid, started_at, joined])
         Libc.request_slice(TIMER_SLICE_NS)
+        pid = spawn.call
+        started_at = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        write_report(report, [pid, started_at, joined])
+        Libc.pin_to_cpus(CpuList.format(allowed)) if @cpus # wake on any CPU, not the command's
         usage, finished_at = wait.call(pid)
         write_report(report, [finished_at, usage.to_h])
         exit!(0)

@@ -40,19 +40,13 @@ module Rubyrig
         function(:setpriority, [Fiddle::TYPE_INT, Fiddle::TYPE_INT, Fiddle::TYPE_INT]).call(PRIO_PROCESS, thread_id, nice).zero?
       end
 
-      # Pins the calling thread (the whole process while it has one), or process pid, to the CPUs in a list
-      # such as "1" or "0-1,3"; false when refused.
-      def pin_to_cpus(list, pid: 0)
+      # Pins the calling thread (the whole process while it has one) to the CPUs in a list such as "1" or
+      # "0-1,3"; false when refused.
+      def pin_to_cpus(list)
         mask = "\0".b * CPU_SET_BYTES
         CpuList.parse(list).each { |cpu| mask.setbyte(cpu / 8, mask.getbyte(cpu / 8) | (1 << (cpu % 8))) }
         function(:sched_setaffinity, [Fiddle::TYPE_INT, Fiddle::TYPE_SIZE_T, Fiddle::TYPE_VOIDP])
-          .call(pid, CPU_SET_BYTES, Fiddle::Pointer[mask]).zero?
-      end
-
-      # The CPU the calling thread runs on now, or nil where the C library cannot tell.
-      def current_cpu
-        cpu = function(:sched_getcpu, []).call
-        cpu.negative? ? nil : cpu
+          .call(0, CPU_SET_BYTES, Fiddle::Pointer[mask]).zero?
       end
 
       # Gives this process a time slice of slice_ns (Linux 6.12+: sched_attr's runtime for an ordinary
