@@ -38,10 +38,13 @@ module Rubyrig
       # "the difference comes from running 4 threads: at threads=1 3.3.8 and system are equivalent (1.010x [0.970, 1.040])"
       def self.closed(difference, closing)
         first = closing.first
+        measured = Evidence.ratio(first.ratio, first.ci)
         between = if first.verdict == Outcome::EQUIVALENT
-          "#{difference.runtime} and #{difference.reference} are equivalent (#{Evidence.ratio(first.ratio, first.ci)})"
+          "#{difference.runtime} and #{difference.reference} are equivalent (#{measured})"
+        elsif Difference::DECIDED.include?(first.verdict)
+          "#{difference.runtime} is #{measured} #{difference.reference}, #{first.verdict} within the equivalence margin's reach, clear of the #{format("%.3fx", difference.ratio)} measured"
         else
-          "#{difference.runtime} is #{Evidence.ratio(first.ratio, first.ci)} #{difference.reference}, not decided apart and clear of the #{format("%.3fx", difference.ratio)} measured"
+          "#{difference.runtime} is #{measured} #{difference.reference}, not decided apart and clear of the #{format("%.3fx", difference.ratio)} measured"
         end
         others = closing.reject { |r| r.switch == first.switch }.map(&:at).uniq
         "the difference comes from #{first.was}: #{first.at} #{between}#{"; the gap also closes #{others.join(", ")}" unless others.empty?}"

@@ -18,6 +18,10 @@ class AblationOutcomeTest < Minitest::Test
     assert_equal "leaves it", outcome(0.13, [0.11, 0.16], "slower")
     assert_equal "widens it", outcome(0.05, [0.04, 0.06], "slower")
     assert_equal "reverses it", outcome(1.5, [1.3, 1.7], "faster")
+    assert_equal "reverses it", outcome(1.05, [1.021, 1.08], "faster"), "wholly beyond the 2% margin"
+    assert_equal "closes the gap", outcome(1.03, [1.004, 1.057], "faster"), "decided the other way, reaching into the margin"
+    assert_equal "closes the gap", outcome(0.97, [0.945, 0.995], "slower"), "decided the same way, reaching into the margin"
+    assert_equal "narrows it", outcome(0.9, [0.85, 0.95], "slower"), "clear of the margin"
     assert_equal "not measured", outcome(nil, nil, "not compared")
   end
 
@@ -39,6 +43,12 @@ class AblationOutcomeTest < Minitest::Test
       row("+mn on 3.3.8", "with +mn on 3.3.8", 0.13, [0.11, 0.16], "slower", was: "one native thread per Ruby thread")]
     assert_equal "the difference comes from running 4 threads: at threads=1 3.3.8 and system are equivalent (1.004x [0.985, 1.019])",
       Ablation::Answer.build(SLOWER, rows, []).line
+  end
+
+  def test_a_closing_decided_the_other_way_within_the_margins_reach_says_so
+    line = Ablation::Answer.build(SLOWER, [row("threads=1", "at threads=1", 1.03, [1.004, 1.057], "faster")], []).line
+    assert_equal "the difference comes from running 4 threads: at threads=1 3.3.8 is 1.030x [1.004, 1.057] system, faster within " \
+      "the equivalence margin's reach, clear of the 0.122x measured", line
   end
 
   def test_an_undecided_closing_says_so
