@@ -122,7 +122,7 @@ module RubyrigDiagnostics
       @profiling = false
       base = File.join(@profile_dir, @profiler + "-" + Process.pid.to_s)
       frames, samples = (@profiler == "stackprof") ? stop_stackprof(base) : stop_vernier(base)
-      File.write(base + ".frames.json", RubyrigProbe.encode({"profiler" => @profiler, "pid" => Process.pid,
+      File.write(base + ".frames.json", RubyrigProbe.extra(:encode, {"profiler" => @profiler, "pid" => Process.pid,
         "samples" => samples, "frames" => frames}))
     end
 

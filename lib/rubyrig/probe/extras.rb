@@ -1,15 +1,40 @@
 # The probe's extras, which probe.rb loads at their first use (RubyrigProbe.extra): what only some
 # measured processes need, kept out of what every process loads. YJIT's statistics (YJIT on), the
-# allocator (the +jemalloc variants), M:N threads (+mn), the facts written at boot (servers and
-# workers), the reset in a forked child, and JSON escapes for the strings that need them. Same rules as
-# probe.rb: standard library only, Ruby 2.5 syntax (test/rubyrig/probe/old_ruby_syntax_test.rb), JRuby.
+# allocator (the +jemalloc variants), M:N threads (+mn), PSS and the facts written at boot (servers and
+# workers), the echoed environment, the records of the harnesses, the reset in a forked child, and a
+# general JSON encoder with escapes for the strings that need them. Same rules as probe.rb: standard
+# library only, Ruby 2.5 syntax (test/rubyrig/probe/old_ruby_syntax_test.rb), JRuby.
 module RubyrigProbe
   YJIT_KEYS = %w[code_region_size yjit_alloc_size inline_code_size outlined_code_size compile_time_ns
     ratio_in_yjit compiled_iseq_count compiled_block_count invalidation_count live_iseq_count].freeze
   ALLOCATORS = %w[jemalloc tcmalloc mimalloc].freeze
   ESCAPES = {'"' => '\\"', "\\" => "\\\\", "\n" => "\\n", "\t" => "\\t"}.freeze
+  UNSAFE = /["\\\x00-\x1f]/
 
   class << self
+    # The members of the exit report that only some processes have, each after a comma: YJIT's
+    # statistics (YJIT on), whether M:N threads are on (+mn variants), and the records.
+    def optional_members(records)
+      text = ""
+      text << ",\"yjit\":#{encode(yjit_stats)}" if yjit?
+      text << ",\"mn_active\":#{encode(mn_active?)}" if ENV["RUBYRIG_PROBE_MN"] == "1"
+      records.each { |key, value| text << ",#{encode(key)}:#{encode(value)}" }
+      text
+    end
+
+    # The variables rubyrig asked to see (RUBYRIG_PROBE_ENV_KEYS, comma-separated), as a JSON object.
+    def echoed_env(keys)
+      env = {}
+      keys.split(",").each { |key| env[key] = ENV[key] }
+      encode(env)
+    end
+
+    # PSS, which walks every page table (about 0.2 ms): only where it tells something, in servers and
+    # workers whose forks share pages.
+    def pss_member
+      ",\"pss_bytes\":#{encode(kilobytes(read("/proc/self/smaps_rollup"), "Pss:"))}"
+    end
+
     def yjit_stats
       stats = RubyVM::YJIT.respond_to?(:runtime_stats) && RubyVM::YJIT.runtime_stats
       return nil unless stats.is_a?(Hash)
@@ -67,14 +92,26 @@ module RubyrigProbe
     # In a forked child: forget what the parent recorded and count GC from here.
     def after_fork_in_child
       @records = {}
-      @gc_baseline = gc_totals(gc_stat)
+      @gc_baseline = gc_totals
       write_boot(ENV["RUBYRIG_PROBE_DIR"]) if ENV["RUBYRIG_PROBE_DIR"] && ENV["RUBYRIG_PROBE_EARLY"] == "1"
     end
 
     def write_boot(dir)
-      write(dir, boot_facts, ".boot.json")
+      write(dir, "{#{boot_members},\"boot_only\":true}", ".boot.json")
     rescue SystemCallError => e # the measured program goes on; the exit report may still come
       warn("rubyrig probe: could not write boot facts: " + e.message)
+    end
+
+    # Any value the probe records as JSON: what JSON cannot hold (a non-finite float, another object) as null.
+    def encode(value)
+      case value
+      when Integer, true, false then value.to_s
+      when String, Symbol then string(value.to_s)
+      when Hash then "{#{value.map { |k, v| "#{string(k.to_s)}:#{encode(v)}" }.join(",")}}"
+      when Float then value.finite? ? value.to_s : "null"
+      when Array then "[#{value.map { |v| encode(v) }.join(",")}]"
+      else "null"
+      end
     end
 
     # A string with characters JSON must escape, or not valid UTF-8 (repaired first), as a JSON string.

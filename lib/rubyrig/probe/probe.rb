@@ -6,10 +6,11 @@
 # still verified. A forked child reports its own GC work since the fork, not its parent's totals.
 # Standard library only and old syntax on purpose: it must load on CRuby 2.5 and later and on JRuby
 # (test/rubyrig/probe/old_ruby_syntax_test.rb parses it with Ruby 2.5's grammar).
-# Every measured process pays for loading this file (bench/probe-cost counts it; its load grows by about
-# 11 us per KB of instructions), so it holds only what every process runs: what only some need is in
-# extras.rb, loaded at its first use. Few methods and blocks, no regexp built at run time, nothing done
-# at load that the exit can do.
+# Every measured process pays for loading this file and for its report (bench/probe-cost counts the
+# instructions: loading costs about 57,000 a KB of compiled instructions, and each Ruby operation of the
+# report about a thousand), so it holds only what every process runs, and it writes the report as JSON
+# text, a member at a time, rather than as a hash handed to an encoder. What only some processes need (a
+# general JSON encoder among it) is in extras.rb, loaded at its first use.
 
 # Loaded already, from the instructions the loader read: requiring the source too must not load it twice.
 return if defined?(RubyrigProbe::LOADED_AT)
@@ -17,7 +18,7 @@ return if defined?(RubyrigProbe::LOADED_AT)
 module RubyrigProbe
   # The loader sets it on its first line, so that the probe's cost includes its own load.
   STARTED_AT = Process.clock_gettime(Process::CLOCK_MONOTONIC) unless const_defined?(:STARTED_AT, false)
-  UNSAFE = /["\\\x00-\x1f]/
+  PLAIN = /\A[^"\\\x00-\x1f]*\z/
 
   @records = {}
   @gc_baseline = nil
@@ -40,61 +41,57 @@ module RubyrigProbe
       send(name, *args)
     end
 
-    # The facts a process has from its first line on; the rest of #report needs it to have run.
-    def boot_facts
-      env = {}
-      ENV["RUBYRIG_PROBE_ENV_KEYS"].to_s.split(",").each { |key| env[key] = ENV[key] }
-      {"pid" => Process.pid, "ppid" => Process.ppid, "engine" => RUBY_ENGINE, "engine_version" => RUBY_ENGINE_VERSION,
-       "ruby_version" => RUBY_VERSION, "description" => RUBY_DESCRIPTION, "started_at_monotonic" => STARTED_AT,
-       "yjit_enabled" => defined?(RubyVM::YJIT.enabled?) ? RubyVM::YJIT.enabled? : false,
-       "allocator" => (ENV["RUBYRIG_PROBE_ALLOCATOR"] == "1") ? extra(:allocator) : nil,
-       "mn_threads_env" => ENV["RUBY_MN_THREADS"], "env" => env, "boot_only" => true}
+    # The facts a process has from its first line on, as the members of a JSON object.
+    def boot_members
+      env_keys = ENV["RUBYRIG_PROBE_ENV_KEYS"].to_s
+      "\"pid\":#{Process.pid},\"ppid\":#{Process.ppid},\"engine\":#{string(RUBY_ENGINE)}," \
+        "\"engine_version\":#{string(RUBY_ENGINE_VERSION)},\"ruby_version\":#{string(RUBY_VERSION)}," \
+        "\"description\":#{string(RUBY_DESCRIPTION)},\"started_at_monotonic\":#{STARTED_AT},\"yjit_enabled\":#{yjit?}," \
+        "\"allocator\":#{string((ENV["RUBYRIG_PROBE_ALLOCATOR"] == "1") ? extra(:allocator) : nil)}," \
+        "\"mn_threads_env\":#{string(ENV["RUBY_MN_THREADS"])},\"env\":#{env_keys.empty? ? "{}" : extra(:echoed_env, env_keys)}"
     end
 
+    def yjit?
+      defined?(RubyVM::YJIT.enabled?) ? RubyVM::YJIT.enabled? : false
+    end
+
+    # The exit report: the boot facts, GC work and memory, then what only some processes have (YJIT's
+    # statistics, M:N, the records), then the probe's own cost.
     def report
       began = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      facts = boot_facts
-      facts.delete("boot_only")
-      facts["program"] = $0.to_s
-      facts["exited_at_monotonic"] = began
-      facts["yjit"] = facts["yjit_enabled"] ? extra(:yjit_stats) : nil
-      facts["mn_active"] = extra(:mn_active?) if ENV["RUBYRIG_PROBE_MN"] == "1"
-      stat = gc_stat
-      now = gc_totals(stat)
-      now.each_key { |key| now[key] -= @gc_baseline[key] if now[key] && @gc_baseline[key] } if @gc_baseline
-      facts["gc"] = now
-      facts["memory"] = memory(stat)
-      facts["threads"] = Thread.list.size
-      facts.update(@records)
-      # The probe's own cost in this process: loading it (from the loader's first line), and this report.
-      facts["probe_load_s"] = LOADED_AT - STARTED_AT
-      facts["probe_report_s"] = Process.clock_gettime(Process::CLOCK_MONOTONIC) - began
-      facts
-    end
-
-    def gc_stat
-      GC.stat
-    rescue # GC.stat is partial on some engines
-      {}
-    end
-
-    # GC work from one GC.stat (since the fork, for a forked child, less its baseline).
-    def gc_totals(stat)
-      {"count" => stat[:count], "minor_count" => stat[:minor_gc_count], "major_count" => stat[:major_gc_count],
-       "time_ms" => stat[:time], "total_allocated_objects" => stat[:total_allocated_objects]}
-    end
-
-    # RSS now and at its peak; the Ruby heap's pages (the objects' slots, not what they allocate with
-    # malloc; nil where the engine's GC does not say, as JRuby's); PSS (which walks every page table,
-    # about 0.2 ms) only where it tells something, in servers and workers whose forks share pages.
-    def memory(stat)
+      gc = gc_totals
+      gc = gc.zip(@gc_baseline).map { |now, base| (now && base) ? now - base : now } if @gc_baseline
       status = read("/proc/self/status")
+      text = "{#{boot_members},\"program\":#{string($0.to_s)},\"exited_at_monotonic\":#{began}," \
+        "\"gc\":{\"count\":#{number(gc[0])},\"minor_count\":#{number(gc[1])},\"major_count\":#{number(gc[2])}," \
+        "\"time_ms\":#{number(gc[3])},\"total_allocated_objects\":#{number(gc[4])}},\"memory\":{\"rss_bytes\":" \
+        "#{number(kilobytes(status, "VmRSS:"))},\"hwm_bytes\":#{number(kilobytes(status, "VmHWM:"))}," \
+        "\"ruby_heap_bytes\":#{number(gc[5])}#{extra(:pss_member) if ENV["RUBYRIG_PROBE_PSS"] == "1"}},\"threads\":#{Thread.list.size}"
+      text << extra(:optional_members, @records) if yjit? || ENV["RUBYRIG_PROBE_MN"] == "1" || !@records.empty?
+      # The probe's own cost in this process: loading it (from the loader's first line), and this report.
+      text << ",\"probe_load_s\":#{LOADED_AT - STARTED_AT},\"probe_report_s\":#{Process.clock_gettime(Process::CLOCK_MONOTONIC) - began}}"
+    end
+
+    # GC's counts and time (since the fork, for a forked child, less its baseline) and the Ruby heap's
+    # bytes (its pages: the objects' slots, not what they allocate with malloc); nil where the engine's
+    # GC does not say (JRuby).
+    def gc_totals
+      stat = GC.stat
       page = defined?(GC::INTERNAL_CONSTANTS) && GC::INTERNAL_CONSTANTS[:HEAP_PAGE_SIZE]
-      pages = page && stat[:heap_allocated_pages]
-      facts = {"rss_bytes" => kilobytes(status, "VmRSS:"), "hwm_bytes" => kilobytes(status, "VmHWM:"),
-               "ruby_heap_bytes" => pages.is_a?(Integer) ? pages * page : nil}
-      facts["pss_bytes"] = kilobytes(read("/proc/self/smaps_rollup"), "Pss:") if ENV["RUBYRIG_PROBE_PSS"] == "1"
-      facts
+      [stat[:count], stat[:minor_gc_count], stat[:major_gc_count], stat[:time], stat[:total_allocated_objects],
+        (page && stat[:heap_allocated_pages]) ? page * stat[:heap_allocated_pages] : nil]
+    rescue # GC.stat is partial on some engines
+      []
+    end
+
+    # A string as JSON: a plain one as it is, another escaped by the extras; nil as null.
+    def string(text)
+      return "null" if text.nil?
+      (text.ascii_only? && PLAIN.match?(text)) ? "\"#{text}\"" : extra(:escape, text)
+    end
+
+    def number(value)
+      value.nil? ? "null" : value
     end
 
     # The number after "Field:" in a /proc file ("VmRSS:   1234 kB"), in bytes; found without a regexp.
@@ -111,22 +108,8 @@ module RubyrigProbe
 
     # Straight to its name, without a temporary file and a rename (30 us less in every process): rubyrig
     # reads the files once the process has ended, and skips one it finds cut short (killed while writing).
-    def write(dir, facts, suffix)
-      File.write(File.join(dir, "probe-" + Process.pid.to_s + suffix), encode(facts))
-    end
-
-    # A small JSON encoder, so that the probe never loads the json gem into the measured process. It
-    # runs in every process at exit, so it makes few calls: interpolation, not String#+. Most strings
-    # are plain ASCII with nothing to escape (every key, most values); the extras escape the others.
-    def encode(value)
-      case value
-      when Integer, true, false then value.to_s
-      when String, Symbol then (value.to_s.ascii_only? && !value.to_s.match?(UNSAFE)) ? "\"#{value}\"" : extra(:escape, value.to_s)
-      when Hash then "{#{value.map { |k, v| "#{encode(k.to_s)}:#{encode(v)}" }.join(",")}}"
-      when Float then value.finite? ? value.to_s : "null"
-      when Array then "[#{value.map { |v| encode(v) }.join(",")}]"
-      else "null"
-      end
+    def write(dir, text, suffix)
+      File.write(File.join(dir, "probe-" + Process.pid.to_s + suffix), text)
     end
   end
 end

@@ -55,7 +55,7 @@ class ProbeTest < Minitest::Test
     interpreter = Rubyrig::Runtimes::Interpreter.new(path: RbConfig.ruby, engine: "ruby", fingerprint: "test-#{Process.pid}")
     binary = Rubyrig::Runtimes::ProbeIseq.new(cache_dir: tmpdir).path_for(interpreter)
     loader = File.join(RubyrigTest::ROOT, "lib/rubyrig/probe/loader.rb")
-    script = "a = defined?(RubyrigProbe.escape); b = RubyrigProbe.encode(\"\\n\"); print [a.inspect, b, $LOADED_FEATURES.grep(/extras/).size].join(' ')"
+    script = "a = defined?(RubyrigProbe.escape); b = RubyrigProbe.string(\"\\n\"); print [a.inspect, b, $LOADED_FEATURES.grep(/extras/).size].join(' ')"
     {binary => "nil \"\\n\" 0", File.join(tmpdir, "missing.bin") => "nil \"\\n\" 1"}.each do |iseq, expected|
       out, err, exit = Rubyrig::Processes::Child.capture(["ruby", "-r#{loader}", "-e", script],
         env: {"RUBYRIG_PROBE_ISEQ" => iseq, "RUBYOPT" => nil})
@@ -117,8 +117,20 @@ class ProbeTest < Minitest::Test
   end
 
   def test_encodes_awkward_strings_as_valid_json
-    encoded = `ruby -r#{PROBE} -e 'print RubyrigProbe.encode("q" => "a\\"b\\\\c\\n\\u0001\\u00e9", "f" => 1.0/0)'`
+    encoded = `ruby -r#{PROBE} -e 'print RubyrigProbe.extra(:encode, "q" => "a\\"b\\\\c\\n\\u0001\\u00e9", "f" => 1.0/0)'`
     assert_equal({"q" => "a\"b\\c\n\u0001é", "f" => nil}, JSON.parse(encoded.force_encoding(Encoding::UTF_8)))
+  end
+
+  # The report is written as JSON text a member at a time: strings that need escapes go through the extras.
+  def test_the_report_holds_awkward_names_and_values_exactly
+    name = "a \"quoted\"\tname\\ \u00e9"
+    _, probes = run_probed("-e", "$0 = #{name.inspect}; RubyrigProbe.record(:seen, [1.5, nil, #{name.inspect}])",
+      env: {"RUBYRIG_PROBE_ENV_KEYS" => "RUBYRIG_TEST_AWKWARD,RUBYRIG_TEST_UNSET", "RUBYRIG_TEST_AWKWARD" => "x\\y\"z"})
+    facts = probes.first
+    assert_equal name, facts["program"]
+    assert_equal({"RUBYRIG_TEST_AWKWARD" => "x\\y\"z", "RUBYRIG_TEST_UNSET" => nil}, facts["env"])
+    assert_equal [1.5, nil, name], facts["seen"]
+    assert_nil facts["yjit"], "YJIT's statistics only where YJIT is on"
   end
 
   def test_a_forked_child_counts_its_own_gc_and_forgets_the_parents_records
