@@ -92,7 +92,7 @@ module RubyrigProbe
     # In a forked child: forget what the parent recorded and count GC from here.
     def after_fork_in_child
       @records = {}
-      @gc_baseline = gc_totals
+      @gc_baseline = gc_totals.first(5) # GC's work; the heap's size is not counted from the fork
       write_boot(ENV["RUBYRIG_PROBE_DIR"]) if ENV["RUBYRIG_PROBE_DIR"] && ENV["RUBYRIG_PROBE_EARLY"] == "1"
     end
 

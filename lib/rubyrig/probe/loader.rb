@@ -5,7 +5,7 @@
 # process, each statement costing tens of thousands of instructions (bench/probe-cost counts them).
 unless defined?(RubyrigProbe::LOADED_AT)
   module RubyrigProbe
-    STARTED_AT = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    STARTED_AT = Process.clock_gettime(Process::CLOCK_MONOTONIC) unless const_defined?(:STARTED_AT, false)
   end
   begin
     RubyVM::InstructionSequence.load_from_binary(File.binread(ENV["RUBYRIG_PROBE_ISEQ"])).eval

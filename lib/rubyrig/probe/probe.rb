@@ -20,8 +20,9 @@ module RubyrigProbe
   STARTED_AT = Process.clock_gettime(Process::CLOCK_MONOTONIC) unless const_defined?(:STARTED_AT, false)
   PLAIN = /\A[^"\\\x00-\x1f]*\z/
 
-  @records = {}
-  @gc_baseline = nil
+  # Kept when the native probe (native/rubyrig_probe.c) set them before this file loaded.
+  @records ||= {}
+  @gc_baseline ||= nil
 
   class << self
     # Other in-process parts (the bench harness, GVL instrumentation) hand their data over here.
@@ -58,7 +59,7 @@ module RubyrigProbe
     # The exit report: the boot facts, GC work and memory, then what only some processes have (YJIT's
     # statistics, M:N, the records), then the probe's own cost.
     def report
-      began = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      began = @exit_began || Process.clock_gettime(Process::CLOCK_MONOTONIC)
       gc = gc_totals
       gc = gc.zip(@gc_baseline).map { |now, base| (now && base) ? now - base : now } if @gc_baseline
       status = read("/proc/self/status")
@@ -68,8 +69,9 @@ module RubyrigProbe
         "#{number(kilobytes(status, "VmRSS:"))},\"hwm_bytes\":#{number(kilobytes(status, "VmHWM:"))}," \
         "\"ruby_heap_bytes\":#{number(gc[5])}#{extra(:pss_member) if ENV["RUBYRIG_PROBE_PSS"] == "1"}},\"threads\":#{Thread.list.size}"
       text << extra(:optional_members, @records) if yjit? || ENV["RUBYRIG_PROBE_MN"] == "1" || !@records.empty?
-      # The probe's own cost in this process: loading it (from the loader's first line), and this report.
-      text << ",\"probe_load_s\":#{LOADED_AT - STARTED_AT},\"probe_report_s\":#{Process.clock_gettime(Process::CLOCK_MONOTONIC) - began}}"
+      # The probe's own cost in this process: loading it (from the loader's first line, or the native
+      # probe's load, which loaded this file only when the process needed it), and this report.
+      text << ",\"probe_load_s\":#{defined?(NATIVE_LOAD_S) ? NATIVE_LOAD_S : LOADED_AT - STARTED_AT},\"probe_report_s\":#{Process.clock_gettime(Process::CLOCK_MONOTONIC) - began}}"
     end
 
     # GC's counts and time (since the fork, for a forked child, less its baseline) and the Ruby heap's

@@ -67,7 +67,9 @@ module Rubyrig
       def env(inherit_flags: false)
         flags = inherit_flags ? @launch.ruby_flags : []
         jruby = @launch.interpreter.jruby?
-        rubyopt = ["-r#{PROBE_LOADER}"]
+        # The native fast path where it was built, unless diagnostics, which use the Ruby probe, are on.
+        native = @launch.probe_native unless @context.diagnostics
+        rubyopt = ["-r#{native || PROBE_LOADER}"]
         rubyopt << "-r#{DIAGNOSTICS}" if @context.diagnostics
         rubyopt.concat(flags) unless jruby
         rubyopt << @launch.runtime.env["RUBYOPT"] if @launch.runtime.env["RUBYOPT"]
@@ -77,6 +79,7 @@ module Rubyrig
           "RUBYOPT" => rubyopt.join(" "),
           "RUBYRIG_PROBE_DIR" => probe_dir,
           "RUBYRIG_PROBE_ISEQ" => @launch.probe_iseq,
+          "RUBYRIG_PROBE_LOADER" => native && PROBE_LOADER,
           "RUBYRIG_PROBE_ENV_KEYS" => @launch.echoed_env_keys.join(","),
           "RUBYRIG_PROBE_EARLY" => @early_facts ? "1" : nil,
           "RUBYRIG_PROBE_PSS" => @early_facts ? "1" : nil,

@@ -43,10 +43,11 @@ module Rubyrig
       def resolve_launches
         shim = Runtimes::Shim.new(root: File.join(@settings.cache_dir, "shims"))
         iseq = Runtimes::ProbeIseq.new(cache_dir: @settings.cache_dir)
+        native = Runtimes::ProbeNative.new(cache_dir: @settings.cache_dir)
         @experiment.runtimes.to_h do |runtime|
           interpreter = @catalog.resolve(runtime.base)
           launch = Runtimes::Launch.compose(runtime, interpreter, jemalloc: @settings.jemalloc, bin_dirs: shim.bin_dirs(interpreter),
-            probe_iseq: iseq.path_for(interpreter))
+            probe_iseq: iseq.path_for(interpreter), probe_native: native.path_for(interpreter))
           @progress.note("Warning: #{launch.blocker}; its batches will fail") if launch.blocker
           [runtime.label, launch]
         end

@@ -2,9 +2,10 @@
 # facts the probe must confirm, and warnings. This is where "+yjit" becomes "--yjit".
 module Rubyrig
   module Runtimes
-    # probe_iseq: the probe precompiled for this interpreter (Runtimes::ProbeIseq), or nil.
+    # probe_iseq: the probe precompiled for this interpreter (Runtimes::ProbeIseq), or nil; probe_native:
+    # the probe's native fast path built for it (Runtimes::ProbeNative), or nil.
     Launch = Struct.new(:runtime, :interpreter, :ruby_flags, :env, :expect, :warnings, :blocker, :bin_dirs,
-      :probe_iseq, keyword_init: true)
+      :probe_iseq, :probe_native, keyword_init: true)
 
     class Launch
       # What the variants of a runtime build up while it is composed.
@@ -19,7 +20,7 @@ module Rubyrig
       # Raises for a spec that can never work (unknown variant, no YJIT). A variant that cannot hold on
       # this host right now (no libjemalloc) becomes the blocker: each batch of the runtime fails with it.
       # bin_dirs: the directories to put first on PATH (Shim#bin_dirs), by default the interpreter's own.
-      def self.compose(runtime, interpreter, jemalloc:, bin_dirs: [interpreter.bin_dir], probe_iseq: nil)
+      def self.compose(runtime, interpreter, jemalloc:, bin_dirs: [interpreter.bin_dir], probe_iseq: nil, probe_native: nil)
         parts = Parts.new(runtime: runtime, interpreter: interpreter, jemalloc: jemalloc, flags: [], warnings: [],
           env: (NEUTRALIZED_ENV + Variants.all.flat_map(&:env_names)).to_h { |k| [k, nil] },
           expect: {"engine" => interpreter.engine, "engine_version" => interpreter.version})
@@ -30,7 +31,8 @@ module Rubyrig
         parts.expect["env"] = (parts.expect["env"] || {}).merge(runtime.env) unless runtime.env.empty?
         new(runtime: runtime, interpreter: interpreter, ruby_flags: (parts.flags + runtime.flags).freeze,
           env: parts.env.freeze, expect: parts.expect.freeze, warnings: parts.warnings.freeze,
-          blocker: parts.blocker, bin_dirs: bin_dirs.freeze, probe_iseq: probe_iseq).freeze
+          blocker: parts.blocker, bin_dirs: bin_dirs.freeze, probe_iseq: probe_iseq,
+          probe_native: probe_native).freeze
       end
 
       # Differences between what the probe saw in `facts` and what this launch asked for, as sentences.

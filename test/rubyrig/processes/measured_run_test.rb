@@ -4,19 +4,20 @@
 require "test_helper"
 
 class MeasuredRunTest < Minitest::Test
-  def launch(spec, engine: "ruby", flags: [], env: {})
+  def launch(spec, engine: "ruby", flags: [], env: {}, probe_native: nil)
     interpreter = Rubyrig::Runtimes::Interpreter.new(name: "x", path: "/rubies/x/bin/ruby", source: "test", engine: engine,
       version: (engine == "jruby") ? "9.4.8.0" : "3.3.8", ruby_version: "3.3.8", description: "x", platform: "x86_64-linux",
       yjit: true, jemalloc_linked: false, configure_args: "", fingerprint: "fx").freeze
     jemalloc = Struct.new(:path, :problem).new("/usr/lib/libjemalloc.so.2", nil)
-    Rubyrig::Runtimes::Launch.compose(Rubyrig::Experiment::Runtime.parse(spec, flags: flags, env: env), interpreter, jemalloc: jemalloc)
+    Rubyrig::Runtimes::Launch.compose(Rubyrig::Experiment::Runtime.parse(spec, flags: flags, env: env), interpreter, jemalloc: jemalloc,
+      probe_native: probe_native)
   end
 
-  def env(launch, **options)
+  def env(launch, diagnostics: nil, **options)
     cell = Rubyrig::Experiment::Cell.new(index: 0, runtime: launch.runtime.label, workload: "w", params: {})
     workload = Rubyrig::Experiment::Workload.new(name: "w", kind: "script", target: "/x.rb", params: {}, options: {})
     context = Rubyrig::Kinds::Context.new(batch: Rubyrig::Experiment::Plan::Batch.new(id: "c0-b1", cell: cell), workload: workload,
-      launch: launch, artifacts_dir: tmpdir)
+      launch: launch, artifacts_dir: tmpdir, diagnostics: diagnostics)
     run = Rubyrig::Processes::MeasuredRun.new(context)
     run.env(**options).tap { run.abort }
   end
@@ -26,6 +27,17 @@ class MeasuredRunTest < Minitest::Test
     assert_match(/\A-r.*probe\/loader\.rb\z/, rubyopt.first)
     assert_equal ["--yjit", "--yjit-exec-mem-size=32"], rubyopt.drop(1)
     assert_equal 1, env(launch("x+yjit"))["RUBYOPT"].split.size, "without inherit_flags only the probe"
+  end
+
+  # The native fast path where it was built, with the loader named for what only the Ruby probe does;
+  # diagnostics, which hand their data to the Ruby probe, keep the loader.
+  def test_the_native_probe_replaces_the_loader_where_it_was_built
+    native = env(launch("x", probe_native: "/cache/probe-native/fx/rubyrig_probe.so"))
+    assert_equal ["-r/cache/probe-native/fx/rubyrig_probe.so"], native["RUBYOPT"].split
+    assert_equal Rubyrig::Processes::MeasuredRun::PROBE_LOADER, native["RUBYRIG_PROBE_LOADER"]
+    assert_nil env(launch("x"))["RUBYRIG_PROBE_LOADER"]
+    diagnosed = env(launch("x", probe_native: "/cache/probe-native/fx/rubyrig_probe.so"), diagnostics: Rubyrig::Kinds::DiagnosticsSetup.new(gem_dir: tmpdir, gvl: true))
+    assert_match(/probe\/loader\.rb\z/, diagnosed["RUBYOPT"].split.first)
   end
 
   def test_a_runtimes_own_rubyopt_comes_last
