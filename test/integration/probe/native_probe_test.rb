@@ -29,7 +29,7 @@ class NativeProbeTest < Minitest::Test
   # Runs ruby ARGS with the probe in RUBYOPT (the native one unless native: false), as MeasuredRun sets it.
   def probed(*args, native: true, env: {}, dir: tmpdir)
     probe = native ? {"RUBYOPT" => "-r#{self.native}", "RUBYRIG_PROBE_LOADER" => LOADER} : {"RUBYOPT" => "-r#{LOADER}"}
-    out, err, exit = Rubyrig::Processes::Child.capture(["ruby", "--disable-gems", *args],
+    out, err, exit = Rubyrig::Processes::Child.capture([RbConfig.ruby, "--disable-gems", *args],
       env: probe.merge("RUBYRIG_PROBE_DIR" => dir, "RUBYRIG_PROBE_ISEQ" => iseq).merge(env))
     reports = Dir.glob(File.join(dir, "probe-*.json")).grep_v(/\.boot\.json\z/).map { |f| Rubyrig::Processes::TextFile.json(f) }
     [reports, err, exit, out]
@@ -100,6 +100,17 @@ class NativeProbeTest < Minitest::Test
     assert_empty err, "loaded once, no constant defined twice"
     assert_equal 1, reports.size
     assert_equal 1, reports.first["seen"]
+  end
+
+  # Only this interpreter can load the build: the programs a measured process starts get the loader,
+  # and another CRuby among them starts and reports through the Ruby probe.
+  def test_programs_it_starts_get_the_ruby_probes_loader
+    other = File.join(cache_dir, "rubies", "3.3.8", "bin", "ruby")
+    needs(File.executable?(other), "CRuby 3.3.8 is not built")
+    reports, err, exit, out = probed("-e", "puts ENV['RUBYOPT']; system(#{other.inspect}, '-e', '1') or exit 5")
+    assert exit.success?, err
+    assert_equal "-r#{LOADER}", out.strip
+    assert_equal [RUBY_VERSION, "3.3.8"].sort, reports.map { |r| r["engine_version"] }.sort
   end
 
   def test_a_report_it_cannot_write_leaves_the_programs_exit_alone

@@ -7,6 +7,8 @@
  * loads the Ruby probe during the run takes over the report the same way. Both share their state in
  * RubyrigProbe's instance variables (@records, @gc_baseline), so a fork resets it for either. */
 #include <ruby.h>
+#include <ruby/version.h>
+#include "rubyrig_built_for.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,9 +216,32 @@ static VALUE fork_hook(int argc, VALUE *argv, VALUE self)
     return pid;
 }
 
+/* Programs this process starts get the Ruby probe's loader in RUBYOPT instead of this build, which
+ * only this interpreter can load (another Ruby would refuse to start with it). */
+static void hand_children_the_loader(void)
+{
+    const char *rubyopt = getenv("RUBYOPT"), *loader = getenv("RUBYRIG_PROBE_LOADER");
+    const char *at = rubyopt ? strstr(rubyopt, "-r") : NULL;
+    while (at && !(strncmp(at + 2, "/", 1) == 0 && strstr(at, "rubyrig_probe.so"))) at = strstr(at + 2, "-r");
+    if (!at || !loader) return;
+    const char *end = strstr(at, "rubyrig_probe.so") + strlen("rubyrig_probe.so");
+    size_t size = strlen(rubyopt) + strlen(loader) + 3;
+    char *replaced = malloc(size);
+    if (!replaced) return;
+    snprintf(replaced, size, "%.*s-r%s%s", (int)(at - rubyopt), rubyopt, loader, end);
+    setenv("RUBYOPT", replaced, 1);
+    free(replaced);
+}
+
 void Init_rubyrig_probe(void)
 {
     started_at = monotonic_s();
+    hand_children_the_loader();
+    /* Built for another interpreter (a measured program started a different CRuby): the Ruby probe. */
+    if (strcmp(ruby_description, RUBYRIG_BUILT_FOR) != 0) {
+        if (getenv("RUBYRIG_PROBE_LOADER")) rb_require(getenv("RUBYRIG_PROBE_LOADER"));
+        return;
+    }
     probe = rb_define_module("RubyrigProbe");
     /* Loaded already (a harness given with -r on the command line loads it before RUBYOPT's): it reports. */
     if (rb_const_defined(probe, rb_intern("LOADED_AT"))) return;
