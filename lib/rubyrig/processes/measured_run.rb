@@ -9,6 +9,12 @@ module Rubyrig
   module Processes
     class MeasuredRun
       PROBE_LOADER = File.expand_path("../probe/loader.rb", __dir__)
+      # The Monitor's first sample waits until the process has started: sampled at its exec, it was one
+      # more thread of rubyrig's wanting a CPU just when the timer and rubyrig's others did, and the
+      # command waited longer for one (bench/run-delay: the time it was runnable but not running, from
+      # its /proc/self/schedstat). A process that ends sooner has no sample: a Ruby's peak RSS is its
+      # probe's high-water mark, another's is not measured.
+      FIRST_SAMPLE_S = 0.02
       HARNESS = File.expand_path("../probe/harness.rb", __dir__)
       DIAGNOSTICS = File.expand_path("../probe/diagnostics.rb", __dir__)
 
@@ -114,7 +120,7 @@ module Rubyrig
       def start(argv, env:, chdir: nil, log_prefix: "")
         @stderr_path = File.join(@context.artifacts_dir, "#{log_prefix}stderr.log")
         @oom_kills_before = Processes::ExitCause.oom_kills
-        @monitor = Processes::Monitor.new(interval_s: @monitor_interval_s).start # its thread first: see Monitor
+        @monitor = Processes::Monitor.new(interval_s: @monitor_interval_s, first_sample_s: FIRST_SAMPLE_S).start # its thread first: see Monitor
         @child = Processes::Child.spawn(argv, env: env, chdir: chdir, cpus: @context.cpus,
           out: File.join(@context.artifacts_dir, "#{log_prefix}stdout.log"), err: @stderr_path)
         @monitor.watch(@child.pid)

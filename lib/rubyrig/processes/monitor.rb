@@ -3,7 +3,8 @@
 # and it keeps out of the target's way: its thread runs at the lowest priority (nice 19), on CPUs the
 # target may not use when the target is pinned, so that it never takes a CPU the target could run on.
 # Its thread can start before the target does (#watch names the target then): creating a thread as the
-# target starts took CPU time from the target's exec (0.25 ms more from the clock to the exec).
+# target starts took CPU time from the target's exec (0.25 ms more from the clock to the exec); and its
+# first sample can wait (first_sample_s) until the target is under way. With no sample, the peak is nil.
 module Rubyrig
   module Processes
     class Monitor
@@ -15,14 +16,16 @@ module Rubyrig
 
       attr_reader :peak_rss_bytes, :last, :samples_taken
 
-      # root_pid: the tree's root, or nil until #watch names it.
-      def initialize(root_pid = nil, interval_s: 0.2, proc_dir: "/proc")
+      # root_pid: the tree's root, or nil until #watch names it. first_sample_s: how long after the root
+      # is named the first sample comes (see #start).
+      def initialize(root_pid = nil, interval_s: 0.2, first_sample_s: 0.0, proc_dir: "/proc")
         @root_pid = root_pid
         @root = Queue.new
         @root << root_pid if root_pid
         @interval_s = interval_s
+        @first_sample_s = first_sample_s
         @proc_dir = proc_dir
-        @peak_rss_bytes = 0
+        @peak_rss_bytes = nil
         @last = nil
         @samples_taken = 0
         @stop = false
@@ -33,11 +36,11 @@ module Rubyrig
         @thread = Thread.new do
           Libc.set_thread_nice(Thread.current.native_thread_id, LOWEST_PRIORITY)
           next unless @root.pop # closed by #stop before a root was named
-          step_aside
-          sample
+          sleep @first_sample_s if @first_sample_s.positive?
+          step_aside unless @stop
           until @stop
-            sleep @interval_s
-            sample unless @stop
+            sample
+            sleep @interval_s unless @stop
           end
         end
         self
@@ -79,7 +82,7 @@ module Rubyrig
           threads: threads, cpu_s: cpu_ticks / CLOCK_TICKS).freeze
         @lock.synchronize do
           @samples_taken += 1
-          @peak_rss_bytes = rss if rss > @peak_rss_bytes
+          @peak_rss_bytes = rss if rss > @peak_rss_bytes.to_i
           @last = reading
         end
         reading

@@ -17,6 +17,28 @@ class MonitorTest < Minitest::Test
     child&.stop
   end
 
+  # A measured run's monitor waits before its first sample; a tree gone by then has none, and no peak.
+  def test_the_first_sample_waits_and_a_tree_gone_before_has_no_peak
+    monitor = Rubyrig::Processes::Monitor.new(interval_s: 0.05, first_sample_s: 0.5).start
+    child = Rubyrig::Processes::Child.spawn(["sleep", "2"])
+    monitor.watch(child.pid)
+    sleep 0.2
+    assert_equal 0, monitor.samples_taken, "nothing before first_sample_s"
+    wait_for(timeout_s: 10) { monitor.samples_taken.positive? }
+    assert_operator monitor.peak_rss_bytes, :>, 0
+    short = Rubyrig::Processes::Monitor.new(interval_s: 0.05, first_sample_s: 0.5).start
+    done = Rubyrig::Processes::Child.spawn(["true"])
+    short.watch(done.pid)
+    done.wait
+    short.stop
+    assert_equal 0, short.samples_taken
+    assert_nil short.peak_rss_bytes
+  ensure
+    monitor&.stop
+    child&.stop
+    done&.stop
+  end
+
   def test_a_finished_tree_gives_no_sample
     child = Rubyrig::Processes::Child.spawn(["true"])
     child.wait
