@@ -220,17 +220,21 @@ static VALUE fork_hook(int argc, VALUE *argv, VALUE self)
  * only this interpreter can load (another Ruby would refuse to start with it). */
 static void hand_children_the_loader(void)
 {
+    static const char so[] = "rubyrig_probe.so";
     const char *rubyopt = getenv("RUBYOPT"), *loader = getenv("RUBYRIG_PROBE_LOADER");
-    const char *at = rubyopt ? strstr(rubyopt, "-r") : NULL;
-    while (at && !(strncmp(at + 2, "/", 1) == 0 && strstr(at, "rubyrig_probe.so"))) at = strstr(at + 2, "-r");
-    if (!at || !loader) return;
-    const char *end = strstr(at, "rubyrig_probe.so") + strlen("rubyrig_probe.so");
-    size_t size = strlen(rubyopt) + strlen(loader) + 3;
-    char *replaced = malloc(size);
-    if (!replaced) return;
-    snprintf(replaced, size, "%.*s-r%s%s", (int)(at - rubyopt), rubyopt, loader, end);
-    setenv("RUBYOPT", replaced, 1);
-    free(replaced);
+    if (!rubyopt || !loader) return;
+    /* The token "-r<path>rubyrig_probe.so", ended by a space or the end. */
+    for (const char *at = strstr(rubyopt, "-r"); at; at = strstr(at + 2, "-r")) {
+        size_t length = strcspn(at, " ");
+        if ((at != rubyopt && at[-1] != ' ') || length < sizeof(so) + 1 || strncmp(at + length - (sizeof(so) - 1), so, sizeof(so) - 1) != 0) continue;
+        size_t size = strlen(rubyopt) + strlen(loader) + 3;
+        char *replaced = malloc(size);
+        if (!replaced) return;
+        snprintf(replaced, size, "%.*s-r%s%s", (int)(at - rubyopt), rubyopt, loader, at + length);
+        setenv("RUBYOPT", replaced, 1);
+        free(replaced);
+        return;
+    }
 }
 
 void Init_rubyrig_probe(void)
