@@ -107,9 +107,10 @@ class NativeProbeTest < Minitest::Test
   def test_programs_it_starts_get_the_ruby_probes_loader
     other = File.join(cache_dir, "rubies", "3.3.8", "bin", "ruby")
     needs(File.executable?(other), "CRuby 3.3.8 is not built")
-    reports, err, exit, out = probed("-e", "puts ENV['RUBYOPT']; system(#{other.inspect}, '-e', '1') or exit 5")
+    reports, err, exit, out = probed("-e", "puts ENV['RUBYOPT']; system(#{other.inspect}, '-e', '1') or exit 5",
+      env: {"RUBYOPT" => "-W0 -r#{native} -W:no-deprecated"})
     assert exit.success?, err
-    assert_equal "-r#{LOADER}", out.strip
+    assert_equal "-W0 -r#{LOADER} -W:no-deprecated", out.strip, "only the build's own token replaced"
     assert_equal [RUBY_VERSION, "3.3.8"].sort, reports.map { |r| r["engine_version"] }.sort
   end
 
