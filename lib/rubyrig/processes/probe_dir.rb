@@ -19,7 +19,7 @@ module Rubyrig
         @kept = kept
         FileUtils.mkdir_p(@kept)
         self.class.sweep(tmpfs) if tmpfs
-        @root = tmpfs && Dir.mktmpdir("#{PREFIX}#{Process.pid}-", tmpfs)
+        @root = tmpfs && Dir.mktmpdir("#{PREFIX}#{Sweep.pid_namespace}-#{Process.pid}-", tmpfs)
         @path = @root ? File.join(@root, File.expand_path(@kept)).tap { |d| FileUtils.mkdir_p(d) } : @kept
       end
 
@@ -35,10 +35,14 @@ module Rubyrig
         @kept
       end
 
-      # Removes the directories of rubyrig processes that have ended (named by their pid), this user's only.
+      # Removes the directories of rubyrig processes that have ended, this user's only: those named by a
+      # pid of this PID namespace. A rubyrig in a container or chroot that shares /dev/shm names its own
+      # by its namespace, and its pids mean nothing here (one in a chroot beside a run removed the run's
+      # directories, and its probes wrote nothing).
       def self.sweep(tmpfs)
+        mine = /\A#{PREFIX}#{Sweep.pid_namespace}-(\d+)-/
         Dir.glob(File.join(tmpfs, "#{PREFIX}*")).each do |dir|
-          pid = File.basename(dir)[/\A#{PREFIX}(\d+)-/o, 1]
+          pid = File.basename(dir)[mine, 1]
           FileUtils.rm_rf(dir) if pid && File.owned?(dir) && !alive?(pid.to_i)
         end
       end

@@ -28,14 +28,18 @@ class ProbeDirTest < Minitest::Test
     assert_equal ["probe-1.json"], Dir.children(kept)
   end
 
-  # A pid above the kernel's largest (2**22) never runs, so its directory is a dead rubyrig's.
-  def test_a_dead_rubyrigs_directory_goes_and_a_live_ones_stays
+  # A pid above the kernel's largest (2**22) never runs, so its directory is a dead rubyrig's; one named
+  # by another PID namespace (a rubyrig in a chroot or container sharing /dev/shm) is left alone.
+  def test_a_dead_rubyrigs_directory_goes_and_a_live_ones_and_another_namespaces_stay
     tmpfs = tmpdir
-    dead = File.join(tmpfs, "rubyrig-probe-#{2**22 + 1}-20261126-1-abc")
-    live = File.join(tmpfs, "rubyrig-probe-#{Process.pid}-20261126-1-abc")
-    [dead, live].each { |d| FileUtils.mkdir_p(File.join(d, "x")) }
+    ns = Rubyrig::Processes::Sweep.pid_namespace
+    dead = File.join(tmpfs, "rubyrig-probe-#{ns}-#{2**22 + 1}-20261126-1-abc")
+    live = File.join(tmpfs, "rubyrig-probe-#{ns}-#{Process.pid}-20261126-1-abc")
+    other = File.join(tmpfs, "rubyrig-probe-#{ns + 1}-#{2**22 + 1}-20261126-1-abc")
+    [dead, live, other].each { |d| FileUtils.mkdir_p(File.join(d, "x")) }
     Rubyrig::Processes::ProbeDir.new(kept: File.join(tmpdir, "probe"), tmpfs: tmpfs)
     refute File.exist?(dead)
     assert File.exist?(live)
+    assert File.exist?(other), "another PID namespace's pids mean nothing here"
   end
 end
