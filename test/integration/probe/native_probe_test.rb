@@ -75,6 +75,16 @@ class NativeProbeTest < Minitest::Test
     assert_operator facts["probe_report_s"], :>, 0
   end
 
+  # YJIT changes the interpreter's description (+YJIT), not the build: the native probe stays, and the
+  # Ruby probe, loaded at exit, adds YJIT's statistics.
+  def test_a_yjit_process_keeps_the_native_probe_and_reports_yjit
+    reports, err, exit, out = probed("--yjit", "-e", "print RubyrigProbe.const_defined?(:NATIVE_LOAD_S)")
+    assert exit.success?, err
+    assert_equal "true", out
+    assert_equal true, reports.first["yjit_enabled"]
+    assert_kind_of Hash, reports.first["yjit"]
+  end
+
   def test_a_forked_child_counts_its_own_gc_and_forgets_the_parents_records
     reports, err, exit = probed("-e", <<~RUBY)
       RubyrigProbe.record(:bench, "iterations_s" => [1.0])

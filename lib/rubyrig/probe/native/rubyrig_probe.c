@@ -237,12 +237,35 @@ static void hand_children_the_loader(void)
     }
 }
 
+/* A description without the run's own options (" +YJIT", " +MN"...), which are not the build. */
+static void without_options(const char *description, char *out, size_t size)
+{
+    size_t n = 0;
+    while (*description && n + 1 < size) {
+        if (description[0] == ' ' && description[1] == '+') {
+            description++;
+            while (*description && *description != ' ') description++;
+            continue;
+        }
+        out[n++] = *description++;
+    }
+    out[n] = '\0';
+}
+
+static int built_for_this_interpreter(void)
+{
+    char running[512], built[512];
+    without_options(ruby_description, running, sizeof(running));
+    without_options(RUBYRIG_BUILT_FOR, built, sizeof(built));
+    return strcmp(running, built) == 0;
+}
+
 void Init_rubyrig_probe(void)
 {
     started_at = monotonic_s();
     hand_children_the_loader();
     /* Built for another interpreter (a measured program started a different CRuby): the Ruby probe. */
-    if (strcmp(ruby_description, RUBYRIG_BUILT_FOR) != 0) {
+    if (!built_for_this_interpreter()) {
         if (getenv("RUBYRIG_PROBE_LOADER")) rb_require(getenv("RUBYRIG_PROBE_LOADER"));
         return;
     }
