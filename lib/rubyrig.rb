@@ -32,7 +32,7 @@ module Rubyrig
   ROOT = File.expand_path("..", __dir__)
 
   # The version of the results format (run.json, trials.jsonl) this rubyrig writes.
-  RESULTS_FORMAT_VERSION = 2
+  RESULTS_FORMAT_VERSION = 3
 
   # Under lib/rubyrig: code that runs inside measured processes or as a process of its own.
   OUTSIDE_LOADER = %w[probe workloads sidekiq processes/watchdog.rb services/stub_server.rb].freeze

@@ -12,9 +12,16 @@ module Rubyrig
 
     # meta: run.json as a Hash or a RunMeta. Trace and profile batches are kept in the report for their
     # artifacts but never in statistics. Items measured apart inside batches become cells of their own.
-    # skipped: warnings for lines of trials.jsonl that were not trials.
+    # skipped: warnings for lines of trials.jsonl that were not trials. Every metric's unit, direction
+    # and label are the ones the run recorded (RunMeta#metrics), never today's code's.
     def analyze(meta:, trials:, skipped: [])
       run = Results::RunMeta.wrap(meta)
+      Metrics.using(run.metrics) { report(run, trials, skipped) }
+    end
+
+    private
+
+    def report(run, trials, skipped)
       cells, item_trials = Items.expand(run.cells, trials)
       measured = (trials + item_trials).select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
       @default_host = run.host_id
@@ -32,8 +39,6 @@ module Rubyrig
       drawn = Report.new(**full.to_h, figures: Figures.of(full))
       Report.new(**drawn.to_h, sections: @sections.build(drawn)).freeze
     end
-
-    private
 
     # A script that calls Rubyrig.bench reports iterations/s (so do a benchmark-ips file's items); one
     # that does not, its run time.

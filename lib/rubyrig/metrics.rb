@@ -1,5 +1,6 @@
 # The catalogue of metrics: unit, which direction is better, and whether a change means faster/slower.
-# The common ones are here; each workload kind brings its own.
+# The common ones are here; each workload kind brings its own. A run records them all in run.json
+# (Catalogue), and its reports read them from there.
 module Rubyrig
   module Metrics
     # kind: :speed metrics get faster/slower verdicts; the others get higher/lower.
@@ -47,32 +48,37 @@ module Rubyrig
 
     module_function
 
-    # name => Definition of every metric rubyrig knows: the common ones and those of every registered kind.
-    def catalogue
+    # name => Definition of every metric rubyrig knows today: the common ones and those of every
+    # registered kind. What a new run records; a report reads its run's own (Catalogue).
+    def catalogue = current.definitions
+
+    # Today's Catalogue.
+    def current
       names = Kinds.names
-      return @catalogue if @catalogue_names == names
-      @catalogue_names = names
-      @catalogue = (COMMON + Kinds.all.flat_map(&:metrics)).to_h { |attrs| [attrs[:name], Definition.new(rate: false, **attrs).freeze] }.freeze
+      return @current if @current_names == names
+      @current_names = names
+      definitions = (COMMON + Kinds.all.flat_map(&:metrics)).to_h { |attrs| [attrs[:name], Definition.new(rate: false, **attrs).freeze] }
+      @current = Catalogue.new(definitions, headline: HEADLINE, recorded: false)
     end
 
-    # The metrics a table shows after the primary one; a script timed as a whole run also shows the
-    # interpreter's boot, which its run time leaves out.
-    def headline(primary) = ((primary == "run_s") ? ["boot_s"] : []) + (HEADLINE - [primary])
-
-    # A metric outside the catalogue (e.g. a per-check latency) gets its unit and direction from
-    # its name's suffix: _per_s is a rate (higher is better), _s seconds and _bytes bytes (lower).
-    def fetch(name)
-      catalogue.fetch(name) do
-        unit, higher, rate = case name
-        when /_per_s\z/ then ["1/s", true, true]
-        when /_s\z/ then ["s", false, false]
-        when /_bytes\z/ then ["B", false, false]
-        else ["", false, false]
-        end
-        Definition.new(name: name, unit: unit, higher_is_better: higher, kind: :resource, rate: rate, label: name).freeze
-      end
+    # Reads every definition inside the block from this Catalogue (a run's, RunMeta#metrics): an
+    # analysis and whatever renders its report see the definitions the run recorded, not today's.
+    # Thread-local, and restored when the block ends.
+    def using(catalogue)
+      before = Thread.current.thread_variable_get(:rubyrig_metrics)
+      Thread.current.thread_variable_set(:rubyrig_metrics, catalogue)
+      yield
+    ensure
+      Thread.current.thread_variable_set(:rubyrig_metrics, before)
     end
 
-    def known?(name) = catalogue.key?(name)
+    # The Catalogue in use: the one `using` set, else today's.
+    def in_use = Thread.current.thread_variable_get(:rubyrig_metrics) || current
+
+    def headline(primary) = in_use.headline(primary)
+
+    def fetch(name) = in_use.fetch(name)
+
+    def known?(name) = in_use.known?(name)
   end
 end

@@ -10,6 +10,12 @@ module Rubyrig
       :yjit_memory, :profiles, :traces, :warnings, :figures, :gem_sets, :why, :sections, keyword_init: true) do
       def baseline = run.baseline
 
+      # The metric definitions the run recorded (Metrics::Catalogue), and one of them by name: what every
+      # reporter reads a unit, a direction or a label from.
+      def metrics = run.metrics
+
+      def metric(name) = metrics.fetch(name)
+
       # The workload's primary metric: the first of its candidates that its batches measured.
       def primary_metric(workload) = primary.fetch(workload) { run.workload(workload).primary_metrics.first }
 

@@ -2,8 +2,8 @@
 # were not trials, too few or failed batches, batches that vary a lot or have heavy tails, a busy host,
 # GVL metrics on some runtimes only, comparisons that could not be made, metrics that appeared from zero,
 # comparisons at the edges of the test (unequal batch counts, counts that barely varied, constant values
-# from too few batches), shards missing from a merge, hosts that disagree, and the warnings the runtimes
-# and batches carried themselves.
+# from too few batches), shards missing from a merge, hosts that disagree, metric definitions an old
+# run did not record, and the warnings the runtimes and batches carried themselves.
 module Rubyrig
   class Analysis
     class Warnings
@@ -31,7 +31,7 @@ module Rubyrig
         run = @report.run
         lines = @skipped + shards(run) + few_batches + failed + variation + heavy_tails + host(run) + disagreeing_hosts + gvl +
           appeared + not_compared + edges + strict_corrections
-        lines.concat(run.runtimes.values.flat_map { |r| r["warnings"] || [] })
+        lines.concat(metric_definitions(run) + run.runtimes.values.flat_map { |r| r["warnings"] || [] })
         lines.concat(@report.trials.flat_map { |t| (t.warnings || []).map { |w| "#{t.cell_key}: #{w}" } })
         lines.uniq
       end
@@ -39,6 +39,13 @@ module Rubyrig
       private
 
       def cells = @report.cells
+
+      # A run from before format 3 did not record its metric definitions: it reads today's, and says so.
+      def metric_definitions(run)
+        return [] if run.metrics.recorded?
+        ["this run (results format #{run.format_version}) did not record its metric definitions; units, directions and " \
+          "labels are today's (rubyrig #{VERSION})"]
+      end
 
       def ok(cell) = @measured.fetch(cell.key, [])
 

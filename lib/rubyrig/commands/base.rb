@@ -131,10 +131,15 @@ module Rubyrig
         CLI::EXIT_INTERRUPTED
       end
 
-      # Prints the terminal report, writes report.md and summary.json into the run, and the exports.
+      # Prints the terminal report, writes report.md and summary.json into the run, and the exports; the
+      # gate's lines too name each metric as the run recorded it.
       def render(store)
         reading = store.read_trials
         report = Analysis.new.analyze(meta: store.meta, trials: reading.trials, skipped: reading.skipped)
+        Metrics.using(report.metrics) { present(report, store) }
+      end
+
+      def present(report, store)
         out.print(Reporters::Terminal.new(report, color: @settings.color).render)
         written = export(report, store)
         out.puts(Printable.line("Results: #{store.dir} (#{(written.map { |p| File.basename(p) } + ["trials.jsonl"]).uniq.join(", ")})"))

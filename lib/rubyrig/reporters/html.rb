@@ -119,13 +119,13 @@ module Rubyrig
           title = [workload, Format.params(params)].reject(&:empty?).join(" · ")
           primary = @report.table_metric(workload, cells)
           plot = @figures.distributions.find { |d| d.workload == workload && d.params == params }
-          tables = ([primary] + Metrics.headline(primary)).filter_map { |m| metric_table(cells, m) }
+          tables = ([primary] + @report.metrics.headline(primary)).filter_map { |m| metric_table(cells, m) }
           "<h2>#{esc(title)}</h2>#{Charts::Distribution.render(plot, @styles) if plot}#{tables.first}#{host_table(cells, primary)}#{tables.drop(1).join}"
         end.join
       end
 
       def metric_table(cells, metric)
-        definition = Metrics.fetch(metric)
+        definition = @report.metric(metric)
         rows = cells.filter_map do |cell|
           s = @report.summary(cell.key, metric)
           next unless s

@@ -73,8 +73,8 @@ module Rubyrig
 
       def workload_table(workload, groups)
         primary = @report.primary_metric(workload)
-        definition = Metrics.fetch(primary)
-        memory = Metrics.fetch("peak_rss_bytes")
+        definition = @report.metric(primary)
+        memory = @report.metric("peak_rss_bytes")
         compared = groups.flat_map { |_, _, cells| cells.filter_map { |c| @report.comparison(c.runtime, c.workload, c.params, primary) } }
         method = Analysis::Section.method_line(compared, code(@report.baseline))
         lines = ["**#{text(workload)}**: #{definition.label} (#{definition.higher_is_better ? "higher" : "lower"} is better)" \

@@ -32,7 +32,7 @@ module Rubyrig
 
       def group(workload, params, cells)
         primary = @report.table_metric(workload, cells)
-        definition = Metrics.fetch(primary)
+        definition = @report.metric(primary)
         direction = definition.higher_is_better ? "higher is better" : "lower is better"
         title = [workload, Format.params(params)].reject(&:empty?).join(" · ")
         method = Analysis::Section.method_line(comparisons(cells, primary), @report.baseline)
@@ -46,9 +46,9 @@ module Rubyrig
           per_host = c.hosts.map { |h| "#{h.host} #{Format.host_ratio(h)} (n=#{h.n}/#{h.baseline_n})" }.join(" · ")
           out << "    #{c.runtime} by host: #{per_host}; #{Format.heterogeneity(c.heterogeneity)}"
         end
-        Metrics.headline(primary).each do |metric|
+        @report.metrics.headline(primary).each do |metric|
           next unless cells.any? { |c| @report.summary(c.key, metric) }
-          out << "  #{Metrics.fetch(metric).label}"
+          out << "  #{@report.metric(metric).label}"
           out.concat(table(cells, metric))
         end
         out
@@ -62,7 +62,7 @@ module Rubyrig
       end
 
       def table(cells, metric)
-        unit = Metrics.fetch(metric).unit
+        unit = @report.metric(metric).unit
         rows = cells.map do |cell|
           s = @report.summary(cell.key, metric)
           c = @report.comparison(cell.runtime, cell.workload, cell.params, metric)

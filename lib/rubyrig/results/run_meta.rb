@@ -1,8 +1,8 @@
 # The one reader and writer of a run's metadata (run.json): FIELDS is its layout, `build` and `with`
 # the only ways to make or change one (an unknown field is refused), and typed accessors say what was
 # run, where, how and with which settings, so that analysis, reports, --resume and merge never
-# re-derive it from today's code or read its keys by hand. Runs written by format 1 read with the
-# fallbacks noted on each accessor.
+# re-derive it from today's code or read its keys by hand. Runs written by earlier formats read with
+# the fallbacks noted on each accessor.
 module Rubyrig
   module Results
     class RunMeta
@@ -53,7 +53,7 @@ module Rubyrig
 
       # Every top-level field of run.json, in the order it is written.
       FIELDS = %i[format_version rubyrig_version name created_at command command_line cpu_settings experiment
-        experiment_digest experiment_base_dir decision baseline plan runtimes bundles workloads diagnostics host
+        experiment_digest experiment_base_dir decision baseline plan runtimes bundles workloads metrics diagnostics host
         tools shard prepared resumed_at finished_at interrupted_at host_after hosts shard_count shards
         missing_shards ablations].freeze
 
@@ -182,6 +182,11 @@ module Rubyrig
           cpu_split: entry["cpu_split"], options: entry["options"], iterations: entry["iterations"],
           warmup: entry["warmup"], timeout_s: entry["timeout_s"]).freeze
       end
+
+      # The metric definitions the run recorded when it started (a Metrics::Catalogue): what its reports
+      # read, whatever today's code says. Runs from before format 3 recorded none; today's stand in
+      # (recorded? is false).
+      def metrics = @metrics ||= @hash["metrics"] ? Metrics::Catalogue.from_record(@hash["metrics"]) : Metrics.current
 
       def decision
         given = @hash["decision"] || {}

@@ -1,7 +1,7 @@
 # What a new run writes into run.json before its first batch: the experiment as given (with its seed
 # and digest), the plan with each cell's effective parameters, how comparisons are decided, each
 # runtime's launch, the gem sets, each workload's kind, primary metrics and effective options (what a
-# resume runs again), the host and the shard.
+# resume runs again), the definitions of every metric (what its reports read), the host and the shard.
 require "time"
 
 module Rubyrig
@@ -31,7 +31,7 @@ module Rubyrig
           decision: decision, baseline: @experiment.baseline, plan: plan.to_h,
           runtimes: @prepared.launches.transform_values { |l| launch(l) },
           bundles: @prepared.bundles.map { |(label, gemfile), b| {"runtime" => label, "gemfile" => gemfile}.merge(b.to_h) },
-          workloads: @experiment.workloads.to_h { |w| [w.name, workload(w)] },
+          workloads: @experiment.workloads.to_h { |w| [w.name, workload(w)] }, metrics: Metrics.current.to_record,
           diagnostics: {"gvl" => @experiment.gvl, "trace" => @experiment.trace, "profile" => @experiment.profile},
           host: Processes::Host.new.facts.merge("host_id" => self.class.host_id(@settings)),
           tools: {"host_ruby" => RUBY_DESCRIPTION}

@@ -40,6 +40,10 @@ class ResultsFormatDocTest < Minitest::Test
     assert_equal Rubyrig::RESULTS_FORMAT_VERSION, meta["format_version"]
     interpreter_row = TABLES.fetch("run.json").fetch("runtimes")
     meta["runtimes"].values.first["interpreter"].each_key { |k| assert_includes interpreter_row, k }
+    metrics_row = TABLES.fetch("run.json").fetch("metrics")
+    assert_equal Rubyrig::Metrics.catalogue.keys.sort, meta.dig("metrics", "definitions").keys.sort, "run.json records every definition"
+    meta["metrics"].each_key { |k| assert_includes metrics_row, "`#{k}`" }
+    meta.dig("metrics", "definitions").each_value { |d| d.each_key { |k| assert_includes metrics_row, "`#{k}`" } }
     workloads_row = TABLES.fetch("run.json").fetch("workloads")
     meta["workloads"].each_value do |entry|
       assert entry.key?("options"), "each workload records the options its batches run with"
