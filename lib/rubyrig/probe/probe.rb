@@ -10,7 +10,8 @@
 # instructions: loading costs about 57,000 a KB of compiled instructions, and each Ruby operation of the
 # report about a thousand), so it holds only what every process runs, and it writes the report as JSON
 # text, a member at a time, rather than as a hash handed to an encoder. What only some processes need (a
-# general JSON encoder among it) is in extras.rb, loaded at its first use.
+# general JSON encoder among it) is in extras.rb, loaded at its first use. The report's fields, shared
+# with the native probe, are the schema in docs/results-format.md ("Probe report"), which a test holds both to.
 
 # Loaded already, from the instructions the loader read: requiring the source too must not load it twice.
 return if defined?(RubyrigProbe::LOADED_AT)

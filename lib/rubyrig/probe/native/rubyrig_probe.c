@@ -5,7 +5,8 @@
  * YJIT's statistics, M:N, the allocator, PSS, echoed variables, a string that needs escaping) makes it
  * load the Ruby probe at exit (RUBYRIG_PROBE_LOADER), which then writes the report; a harness that
  * loads the Ruby probe during the run takes over the report the same way. Both share their state in
- * RubyrigProbe's instance variables (@records, @gc_baseline), so a fork resets it for either. */
+ * RubyrigProbe's instance variables (@records, @gc_baseline), so a fork resets it for either. The
+ * report's fields are the schema in docs/results-format.md ("Probe report"), which a test holds both to. */
 #include <ruby.h>
 #include <ruby/version.h>
 #include "rubyrig_built_for.h"
