@@ -28,7 +28,7 @@ module Rubyrig
       # disabled, the kernel KILLs the timer if rubyrig itself dies (kill -9): its death signal is set
       # before it starts the command, and a timer whose parent is already gone exits at once. The
       # command and its descendants, which the death signal does not reach, die by the containment's
-      # watchdog (their cgroup, or their marker).
+      # watchdog (their cgroup, or their process group and its descendants, and their marker).
       def self.spawn(argv, env: {}, chdir: nil, out: File::NULL, err: File::NULL, cpus: nil, death_signal: true,
         containment: Containment.current)
         child = new(argv, env: env, chdir: chdir, out: out, err: err, cpus: cpus, death_signal: death_signal,
@@ -94,7 +94,7 @@ module Rubyrig
         end
         writer.close
         @pid, @started_at, joined = read_report || [@timer_pid, Process.clock_gettime(Process::CLOCK_MONOTONIC), false]
-        @slot.joined! if joined
+        joined ? @slot.joined! : @containment.watch(@pid)
         @waiter = Thread.new { reap }
         self
       end
@@ -125,6 +125,7 @@ module Rubyrig
         signal_group("KILL")
         wait(timeout_s: 5)
         @slot.sweep
+        @containment.release(@pid)
       end
 
       def signal_group(signal)

@@ -4,8 +4,11 @@
 #   (root, or a delegated subtree), and stopping the child kills its cgroup (cgroup.kill);
 # - each child carries a marker in its environment (RUBYRIG_CONTAINMENT), which its descendants inherit;
 #   without cgroups, stopping a child kills every process with its marker;
-# - a watchdog process holds a pipe from rubyrig and, when rubyrig ends in any way, kills the run's
-#   cgroup and every process with the run's marker;
+# - a watchdog process holds a pipe from rubyrig, through which rubyrig names each child's process
+#   group, and, when rubyrig ends in any way, kills the run's cgroup, the groups still running with
+#   every descendant of theirs, and every process with the run's marker (a process may rewrite the
+#   environment /proc shows, as redis-server's title does, but not leave its group and its parent
+#   unseen);
 # - when the watchdog itself was killed too, the next rubyrig reaps what the dead one left (stale
 #   cgroups and markers of a rubyrig that no longer runs, in its own PID namespace: a rubyrig in a
 #   chroot or container beside it is left alone).
@@ -74,6 +77,7 @@ module Rubyrig
         @token = "#{Sweep.pid_namespace}-#{Sweep.token(@owner_pid)}-#{number}"
         @count = 0
         @count_lock = Mutex.new
+        @lifeline_lock = Mutex.new
       end
 
       # Reaps what dead rubyrigs left, creates the run's cgroup when possible and starts the watchdog.
@@ -91,15 +95,25 @@ module Rubyrig
       # Lets the watchdog sweep (it kills what is left, removes the cgroup and exits) and waits up to
       # timeout_s for it. Safe to repeat; a containment is not used after it is closed.
       def close(timeout_s: 10)
-        return unless @lifeline
-        @lifeline.close
-        @lifeline = nil
+        lifeline = @lifeline_lock.synchronize { @lifeline.tap { @lifeline = nil } }
+        return unless lifeline
+        lifeline.close
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout_s
         sleep 0.005 until reaped_watchdog? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
       end
 
       # How this containment reaches every process, for `rubyrig doctor` and the docs.
-      def mechanism = @cgroup ? "cgroup v2 (#{@cgroup})" : "environment marker #{Sweep::ENV_KEY}"
+      def mechanism = @cgroup ? "cgroup v2 (#{@cgroup})" : "process groups and their descendants, and the environment marker #{Sweep::ENV_KEY}"
+
+      # Names a child's process group (its leader's pid) to the watchdog, which kills it and its
+      # descendants if rubyrig dies before it calls release; nothing when the leader is already gone.
+      def watch(pgid)
+        token = Sweep.token(pgid)
+        tell("+#{token}\n") if token
+      end
+
+      # The group has been stopped: the watchdog forgets it.
+      def release(pgid) = tell("-#{pgid}\n")
 
       # A new slot for one child: the next marker and, with cgroups, a fresh cgroup directory.
       def slot
@@ -162,6 +176,14 @@ module Rubyrig
         @watchdog_pid = Process.spawn({"RUBYOPT" => nil, "RUBYLIB" => nil}, RbConfig.ruby, "--disable-gems", WATCHDOG,
           @token, @cgroup.to_s, in: reader, out: File::NULL, err: File::NULL, pgroup: true)
         reader.close
+      end
+
+      # One line to the watchdog (a write below the pipe's atomic size, never split); nothing once the
+      # containment is closed or the watchdog is gone.
+      def tell(line)
+        @lifeline_lock.synchronize { @lifeline&.write(line) }
+      rescue Errno::EPIPE, IOError # the watchdog was killed: the marker and the next rubyrig remain
+        nil
       end
 
       def reaped_watchdog?

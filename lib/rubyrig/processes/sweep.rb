@@ -1,6 +1,7 @@
 # Kills what is left of a rubyrig process's children: a cgroup v2 with everything in it (cgroup.kill),
-# or every process whose environment carries a given containment marker. Shared by Containment (inside
-# rubyrig) and the watchdog (a separate process), so it uses nothing but Ruby's core.
+# the process groups rubyrig started with every descendant of theirs, or every process whose environment
+# carries a given containment marker. Shared by Containment (inside rubyrig) and the watchdog (a
+# separate process), so it uses nothing but Ruby's core.
 module Rubyrig
   module Processes
     module Sweep
@@ -61,6 +62,61 @@ module Rubyrig
           sleep POLL_S
         end
         killed.uniq
+      end
+
+      # STOPs every live process in the given process groups and every descendant of theirs, whatever
+      # group, session or environment it has moved to, in rounds until a scan finds no new one (a
+      # stopped process cannot fork), then KILLs them all. groups: leader pid => the leader's start
+      # ticks when rubyrig started it; a group whose number now belongs to another process (a reused
+      # pid) is left alone. Returns the pids killed.
+      def kill_groups(groups)
+        held = []
+        ROUNDS.times do
+          table = process_table
+          found = descendants(table, in_groups(table, groups)) - held
+          break if found.empty?
+          found.each { |pid| held << pid if signal("STOP", pid) }
+          sleep POLL_S
+        end
+        held.each { |pid| signal("KILL", pid) }
+      end
+
+      # Live processes now: pid => [parent pid, process group, start ticks] (zombies left out).
+      def process_table
+        Dir.children("/proc").each_with_object({}) do |name, table|
+          next unless name.match?(/\A\d+\z/)
+          stat = File.binread("/proc/#{name}/stat")
+          fields = stat[(stat.rindex(")") + 2)..].split
+          table[name.to_i] = [fields[1].to_i, fields[2].to_i, fields[19].to_i] unless fields[0] == "Z"
+        rescue SystemCallError # exited while we looked
+          nil
+        end
+      end
+
+      # Pids in the table whose group is one of groups and still the one rubyrig started: its leader is
+      # the same process, or gone (a pid is not reused while a group of that number has members).
+      def in_groups(table, groups)
+        table.filter_map do |pid, (_, pgid, _)|
+          next if pid == Process.pid || !groups.key?(pgid)
+          leader = table[pgid]
+          pid if leader.nil? || leader[2] == groups[pgid]
+        end
+      end
+
+      # The pids given and every descendant of theirs in the table.
+      def descendants(table, pids)
+        children = Hash.new { |h, k| h[k] = [] }
+        table.each { |pid, (ppid, _, _)| children[ppid] << pid }
+        found = pids.dup
+        found.each { |pid| found.concat(children[pid] - found) }
+      end
+
+      # Sends a signal to one process; false when it has exited or is not ours.
+      def signal(name, pid)
+        Process.kill(name, pid)
+        true
+      rescue Errno::ESRCH, Errno::EPERM # exited meanwhile, or not ours
+        false
       end
 
       # Pids of live processes (other than this one) whose containment markers satisfy the block.

@@ -35,22 +35,37 @@ class ContainmentTest < Minitest::Test
   end
 
   # A process that owns a containment and a Child that leaves three sleeps, two of them outside its
-  # group; returns [owner pid, its token, its watchdog's pid] once the sleeps run.
-  def start_owner(cgroups)
+  # group; returns [owner pid, its token, its watchdog's pid] once the sleeps run (or the block holds).
+  def start_owner(cgroups, command = ESCAPES)
     dir = tmpdir
     script = write(dir, "owner.rb", <<~RUBY)
       $LOAD_PATH.unshift(#{File.join(RubyrigTest::ROOT, "lib").dump})
       require "rubyrig"
       containment = Rubyrig::Processes::Containment.new(cgroups: #{cgroups}).start
-      Rubyrig::Processes::Child.spawn(["bash", "-c", #{ESCAPES.dump}], containment: containment)
+      Rubyrig::Processes::Child.spawn(["bash", "-c", #{command.dump}], containment: containment)
       File.write(#{File.join(dir, "ids").dump}, [containment.token, containment.watchdog_pid].join(" "))
       sleep
     RUBY
     owner = Process.spawn(RbConfig.ruby, script, pgroup: true)
     (@owners ||= []) << owner
     ids = wait_for { File.size?(File.join(dir, "ids")) && Rubyrig::Processes::TextFile.read(File.join(dir, "ids")).split }
-    wait_for { sleeps("#{ids[0]}.").size == 3 }
+    block_given? ? wait_for { yield } : wait_for { sleeps("#{ids[0]}.").size == 3 }
     [owner, ids[0], ids[1].to_i]
+  end
+
+  # Sleeps whose durations only this test process uses, and that carry no containment marker.
+  def unmarked_durations = %w[1 2 3].map { |n| "1#{Process.pid}#{n}" }
+
+  def unmarked
+    Dir.glob("/proc/[0-9]*").filter_map do |dir|
+      argv = File.binread("#{dir}/cmdline").split("\0")
+      next unless argv.first == "sleep" && unmarked_durations.include?(argv[1])
+      next if File.binread("#{dir}/stat").split(") ").last.start_with?("Z")
+      next if File.binread("#{dir}/environ").include?("RUBYRIG_CONTAINMENT=")
+      File.basename(dir).to_i
+    rescue SystemCallError # exited while we looked
+      nil
+    end
   end
 
   # The pid, as this namespace sees it, of the live process with exactly this argv.
@@ -96,6 +111,26 @@ class ContainmentTest < Minitest::Test
     end
   end
 
+  # Processes whose environment no longer shows the marker (as redis-server's title erases it), and
+  # without a cgroup: one in the child's process group, one in a session of its own under a parent of
+  # the run. The watchdog finds them by the group rubyrig named to it and by their parent.
+  def test_kill_nine_of_the_owner_kills_processes_without_the_marker_by_their_group_and_parent
+    a, b, c = unmarked_durations
+    owner, = start_owner(false, "env -i sleep #{a} & setsid env -i sleep #{b} & exec env -i sleep #{c}") { unmarked.size == 3 }
+    assert_equal 1, unmarked.count { |pid| Process.getsid(pid) == pid }, "one left its group and session"
+    Process.kill("KILL", owner)
+    Process.wait(owner)
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 15
+    sleep 0.05 until unmarked.empty? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+    assert_empty unmarked, "alive 15 s after the owner's kill -9"
+  ensure
+    unmarked.each do |pid|
+      Process.kill("KILL", pid)
+    rescue Errno::ESRCH # exited meanwhile
+      nil
+    end
+  end
+
   def test_the_next_start_reaps_what_a_dead_owner_and_its_dead_watchdog_left
     modes.each do |cgroups|
       owner, token, watchdog = start_owner(cgroups)
@@ -114,7 +149,7 @@ class ContainmentTest < Minitest::Test
   # shows in its /proc, but its pids mean nothing here: another rubyrig's start must not take it for
   # a dead one and reap its processes and cgroup (as it did while a fresh-machine check ran beside CI).
   def test_the_next_start_leaves_a_rubyrig_in_another_pid_namespace_alone
-    needs Process.uid.zero?, "a PID namespace needs root"
+    needs_root("a PID namespace")
     modes.each do |cgroups|
       dir = tmpdir
       script = write(dir, "owner.rb", <<~RUBY)
