@@ -80,9 +80,17 @@ module Rubyrig
       def spawn
         @socket_path = File.join(@dir, "redis.sock")
         argv = [@executable, "--save", "", "--appendonly", "no", "--dir", @dir, "--daemonize", "no",
-          "--logfile", "", "--databases", "1", "--port", "0", "--unixsocket", @socket_path, "--unixsocketperm", "700"]
+          "--logfile", "", "--databases", "1", "--port", "0", "--unixsocket", @socket_path, "--unixsocketperm", "700",
+          *keep_environment]
         @child = Processes::Child.spawn(argv, env: Processes::InheritedEnv.withheld, out: @log_path, err: [:child, :out])
         File.write(@pid_path, @child.pid.to_s) if @pid_path
+      end
+
+      # redis-server writes its title over the memory /proc/PID/environ shows, so that the containment
+      # marker vanishes (measured with 7.0.15); `set-proc-title no` (6.2 and later) keeps it. An older
+      # one refuses the option, and the watchdog finds it by its process group alone.
+      def keep_environment
+        (Gem::Version.new(version) >= Gem::Version.new("6.2")) ? ["--set-proc-title", "no"] : []
       end
 
       def ready?
