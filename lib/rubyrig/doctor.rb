@@ -83,17 +83,19 @@ module Rubyrig
       ]
     end
 
-    # Whether a kill -9 of rubyrig takes every process of its run along: always with a cgroup; with the
-    # environment marker alone, a process that clears its environment could stay.
+    # Whether a kill -9 of rubyrig takes every process of its run along, and by which mechanism: a
+    # cgroup holds everything; without one, the watchdog's process groups with their descendants and
+    # the environment marker hold everything but a daemon that also rewrites its environment.
     def containment_check
       containment = @containment || Processes::Containment.current
       if containment.cgroup
         Check.new(group: "host", name: "containment", state: :ok,
           detail: "#{containment.mechanism}: every process of a run ends with rubyrig, kill -9 included")
       else
-        Check.new(group: "host", name: "containment", state: :warn,
-          detail: "#{containment.mechanism} only (no cgroup v2 that rubyrig may create cgroups in): a process that clears its environment could outlive a kill -9 of rubyrig",
-          fix: "run as root, or in a delegated cgroup v2 (systemd-run --user --scope -p Delegate=yes rubyrig ...)")
+        Check.new(group: "host", name: "containment", state: :ok,
+          detail: "#{containment.mechanism} (no cgroup v2 that rubyrig may create cgroups in): every process of a run ends with rubyrig, kill -9 included, " \
+            "unless it leaves both its parent and its process group (a daemon's double fork) and rewrites its environment; " \
+            "a cgroup holds even that: systemd-run --user --scope -p Delegate=yes rubyrig ...")
       end
     end
 

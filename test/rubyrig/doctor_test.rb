@@ -57,10 +57,12 @@ class DoctorTest < Minitest::Test
     assert_nil find(checks(host_root, interpreters: [interpreter("3.1.2"), interpreter("3.3.8")]), "second CRuby")
   end
 
-  def test_containment_by_marker_alone_is_a_warning_with_the_fix
+  def test_containment_without_a_cgroup_names_its_mechanisms_what_escapes_them_and_how_to_get_a_cgroup
     check = find(checks(host_root), "containment")
-    assert_equal :warn, check.state
-    assert_match(/\Aenvironment marker RUBYRIG_CONTAINMENT only .*could outlive a kill -9/, check.detail)
-    assert_match(/Delegate=yes/, check.fix)
+    assert_equal :ok, check.state
+    assert_match(/\Aprocess groups and their descendants, and the environment marker RUBYRIG_CONTAINMENT \(no cgroup v2/, check.detail)
+    assert_match(/leaves both its parent and its process group .* and rewrites its environment/, check.detail)
+    assert_match(/systemd-run --user --scope -p Delegate=yes/, check.detail)
+    assert_nil check.fix
   end
 end
