@@ -106,6 +106,12 @@ module RubyrigTest
     ENV["CI"] ? flunk("#{message} (CI must have it: bin/setup installs it)") : skip(message)
   end
 
+  # For what only root may do (mount, a PID namespace, a memory cgroup): skipped as a normal user, in
+  # CI too, where the same test runs as root first (.ci/run) and then the rest of its file as a user.
+  def needs_root(reason)
+    skip "needs root: #{reason}" unless Process.euid.zero?
+  end
+
   def write(dir, name, text)
     path = File.join(dir, name)
     FileUtils.mkdir_p(File.dirname(path))

@@ -82,7 +82,7 @@ class FaultsCrashTest < Minitest::Test
   # A memory cgroup with a limit, under this process's own (cgroup v1's memory hierarchy, or v2 where
   # the memory controller is enabled for children); removed afterwards.
   def with_memory_cgroup(limit_bytes)
-    needs(Process.euid.zero?, "creating a memory cgroup needs root")
+    needs_root("creating a memory cgroup")
     base, limit_file = memory_cgroup_base
     needs(base, "no memory cgroup controller available for a child cgroup here")
     dir = File.join(base, "rubyrig-oom-test-#{Process.pid}")

@@ -20,7 +20,7 @@ class FaultsResultsTest < Minitest::Test
 
   # A tmpfs of size_kib at a fresh directory for the block; unmounted afterwards in any case.
   def with_tmpfs(size_kib)
-    needs(Process.euid.zero?, "mounting a tmpfs needs root")
+    needs_root("mounting a tmpfs")
     point = File.join(tmpdir, "disk")
     FileUtils.mkdir_p(point)
     mounted = system("mount", "-t", "tmpfs", "-o", "size=#{size_kib}k,mode=0755", "rubyrig-test", point, err: File::NULL)
