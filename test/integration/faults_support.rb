@@ -7,7 +7,7 @@ module FaultsSupport
   # Generous: a busy 2-core host may take long to boot Puma or Sidekiq, never this long.
   READY_S = 300
   # How long the kernel and the watchdog may take to end every process after rubyrig's death.
-  GONE_S = 30
+  GONE_S = 15
 
   # A process as /proc shows it now: pid, start time (to tell a reused pid apart) and command line.
   Seen = Struct.new(:pid, :started, :argv, keyword_init: true) do
