@@ -1,7 +1,8 @@
 # `rubyrig why`: for each decided difference of a finished run (Difference), reruns of its cell on both
 # runtimes with one factor switched at a time (Switches, Change), planned within a budget (Plan, Cost),
-# run as ordinary runs inside the run's directory (FollowUp, Investigation), and the answer: which
-# switch closes the gap and which leaves it (Outcome, Answer). The defaults live here, once.
+# run as ordinary runs inside the run's directory (FollowUp, Investigation), and the answer: the share
+# of the gap each switch removes with its interval (Share), and which closes it (Outcome, Answer). The
+# defaults live here, once.
 module Rubyrig
   module Ablation
     # The follow-up runs live in RESULTS_DIR/why/<difference>/<switch>/.

@@ -1,10 +1,10 @@
 # A decided difference of a finished run, read from its summary.json: the Why section's entries ("why")
 # when the run has them, else every decided comparison of a workload's primary metric or of peak RSS.
-# ratio, ci (at confidence), p_adjusted and verdict as the run decided them; factors: the measured
+# ratio, ci (at confidence, from a t on df), p_adjusted and verdict as the run decided them; factors: the measured
 # factors the Why section named (empty without one); line: its sentence.
 module Rubyrig
   module Ablation
-    Difference = Struct.new(:cell, :workload, :params, :runtime, :reference, :metric, :ratio, :ci, :confidence, :p_adjusted,
+    Difference = Struct.new(:cell, :workload, :params, :runtime, :reference, :metric, :ratio, :ci, :confidence, :p_adjusted, :df,
       :verdict, :factors, :line, keyword_init: true) do
       # The folder of its follow-up runs inside why/, e.g. "3.3.8-vs-system-mtime-threads-threads-4": one
       # per cell and pair of runtimes, shared by the differences of several metrics there.
@@ -35,7 +35,7 @@ module Rubyrig
 
       def self.from_comparison(c, factors: [], line: nil)
         new(cell: cell_key(c), workload: c["workload"], params: c["params"] || {}, runtime: c["runtime"], reference: c["baseline"],
-          metric: c["metric"], ratio: c["ratio"], ci: c["ci"], confidence: c["confidence"], p_adjusted: c["p_adjusted"], verdict: c["verdict"], factors: factors.freeze, line: line).freeze
+          metric: c["metric"], ratio: c["ratio"], ci: c["ci"], confidence: c["confidence"], p_adjusted: c["p_adjusted"], df: c["df"], verdict: c["verdict"], factors: factors.freeze, line: line).freeze
       end
 
       # A Why entry with the comparison it explains (for its parameters and interval); nil when the

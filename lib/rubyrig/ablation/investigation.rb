@@ -6,7 +6,7 @@ module Rubyrig
   module Ablation
     class Investigation
       # What a row keeps of a follow-up's Analysis::Comparison.
-      NUMBERS = %i[ratio ci confidence p_adjusted verdict reason method_name margin n baseline_n].freeze
+      NUMBERS = %i[ratio ci confidence p_adjusted df verdict reason method_name margin n baseline_n].freeze
 
       # store: the original run's Results::Store; summary: its summary.json as a Hash; kinds: the kind
       # registry; runner_for: ->(experiment, raw) { a Run::Runner }; progress: where lines go (#note).
@@ -109,7 +109,9 @@ module Rubyrig
         at = point.empty? ? switch.at : "#{switch.at} #{Analysis::Section.params_text(point)}"
         numbers = comparison ? comparison.to_h.slice(*NUMBERS) : {reason: reason}
         row = Answer::Row.new(switch: switch.label, name: switch.name, point: point, at: at, was: switch.was, why: switch.reason, dir: step.dir, **numbers)
-        row.outcome = Outcome.of(step.difference, row)
+        row.share = Share.of(step.difference, row)
+        row.outcome = Outcome.of(step.difference, row, row.share)
+        row.advice = Outcome.advice(step.difference, row, row.share, row.outcome)
         row.freeze
       end
     end

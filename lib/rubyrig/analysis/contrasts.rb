@@ -25,7 +25,7 @@ module Rubyrig
         results = Inference.family(contrasts, alpha: alpha, margin: margin, looks: looks, count: definition.count?, appear: !definition.speed?)
         results.zip(family).map do |r, c|
           Comparison.new(**c.slice(*LABELS), metric: metric, unit: definition.unit, higher_is_better: definition.higher_is_better,
-            ratio: r.ratio, ci: r.ci, confidence: r.confidence, p_value: r.p_value, p_adjusted: r.p_adjusted,
+            ratio: r.ratio, ci: r.ci, confidence: r.confidence, p_value: r.p_value, p_adjusted: r.p_adjusted, df: r.df,
             verdict: Verdict.word(r.decision, definition), reason: r.reason, method_name: r.method, margin: margin,
             n: r.n, baseline_n: r.baseline_n, hosts: r.hosts, heterogeneity: r.heterogeneity, paired: r.paired,
             caveats: r.caveats, appearance: r.appearance).freeze

@@ -1,6 +1,6 @@
 # The report section of `rubyrig why` (run.json's `ablations`): per decided difference, a table of the
 # factors switched one at a time (the difference as measured first), each follow-up's ratio with its
-# interval and verdict and whether it closes the gap, the one-line answer, what was skipped and the
+# interval and verdict, the share of the gap it removes with its interval and what that says of the gap, the one-line answer, what was skipped and the
 # command that reproduces it; in HTML a forest of the ratios, one row per factor switched.
 require "shellwords"
 
@@ -10,7 +10,8 @@ module Rubyrig
       module Ablations
         COLUMNS = [
           ["switch", "factor switched", "text"], ["point", "at", "params"], ["ratio", "ratio", "ratio"],
-          ["verdict", "verdict", "verdict"], ["outcome", "gap", "text"], ["run", "follow-up run", "path"]
+          ["verdict", "verdict", "verdict"], ["share", "share of the gap removed", "text"], ["outcome", "gap", "text"],
+          ["run", "follow-up run", "path"]
         ].freeze
         AS_MEASURED = "none (the run as measured)"
 
@@ -40,20 +41,27 @@ module Rubyrig
 
         def measured_row(d)
           {"switch" => AS_MEASURED, "point" => {}, "ratio" => comparison(d, d["reference"]), "verdict" => comparison(d, d["reference"]),
-           "outcome" => "", "run" => nil, "metric" => d["metric"]}
+           "share" => "", "outcome" => "", "run" => nil, "metric" => d["metric"]}
         end
 
         def row(r, d)
           c = comparison(r, d["reference"], runtime: d["runtime"], metric: d["metric"])
-          outcome = r["ratio"].nil? ? "#{r["outcome"]}: #{r["reason"]}" : r["outcome"]
-          {"switch" => r["switch"], "point" => r["point"] || {}, "ratio" => c, "verdict" => c, "outcome" => outcome,
+          outcome = r["ratio"].nil? ? "#{r["outcome"]}: #{r["reason"]}" : [r["outcome"], r["advice"]].compact.join(": ")
+          {"switch" => r["switch"], "point" => r["point"] || {}, "ratio" => c, "verdict" => c, "share" => share(r), "outcome" => outcome,
            "run" => r["dir"].to_s, "metric" => d["metric"]}
+        end
+
+        # "104% [71%, 137%] (95%)", "undefined: why", or "" for a row recorded before shares were.
+        def share(r)
+          return "" unless r.key?("share_ci") && r["ratio"]
+          return "undefined: #{r["share_reason"]}" unless r["share_ci"]
+          format("%d%% [%d%%, %d%%] (%g%%)", *[r["share"], *r["share_ci"]].map { |x| (x * 100).round }, (r["share_confidence"] * 100).round(2))
         end
 
         # A Comparison of the recorded numbers, so that every format shows ratio and verdict as it does elsewhere.
         def comparison(h, reference, runtime: h["runtime"], metric: h["metric"])
           Comparison.new(runtime: runtime, baseline: reference, metric: metric, ratio: h["ratio"], ci: h["ci"], verdict: h["verdict"] || Verdict::NOT_COMPARED,
-            confidence: h["confidence"], p_adjusted: h["p_adjusted"], method_name: h["method_name"], margin: h["margin"], reason: h["reason"]).freeze
+            confidence: h["confidence"], p_adjusted: h["p_adjusted"], df: h["df"], method_name: h["method_name"], margin: h["margin"], reason: h["reason"]).freeze
         end
 
         # The forest: a row per factor switched, the ratio to the reference with its interval, on a log axis.

@@ -8,7 +8,8 @@ require "csv"
 class AblationsSectionTest < Minitest::Test
   include SupportReport
 
-  LINE = "the difference comes from running 4 threads: at threads=1 fast and base are equivalent (1.004x [0.985, 1.019])"
+  LINE = "the difference comes from running 4 threads: threads=1 removes 100% [97%, 102%] of the gap (at threads=1 fast and base are " \
+    "equivalent, 1.004x [0.985, 1.019], against 0.122x measured)"
 
   def record
     difference = {"cell" => "fast | w | n=1", "workload" => "w", "params" => {"n" => 1}, "runtime" => "fast", "reference" => "base",
@@ -16,9 +17,10 @@ class AblationsSectionTest < Minitest::Test
     rows = [{"switch" => "threads=1", "name" => "concurrency", "point" => {"threads" => 1}, "at" => "at threads=1", "was" => "running 4 threads",
              "why" => "GVL wait 2.97 s/s on fast: trying threads=1", "ratio" => 1.004, "ci" => [0.985, 1.019], "confidence" => 0.95,
              "p_adjusted" => 0.6, "verdict" => "equivalent", "reason" => "within ±2%", "method_name" => "t on round-paired log ratios",
-             "margin" => 0.02, "n" => 5, "baseline_n" => 5, "outcome" => "closes the gap", "dir" => "why/fast-vs-base-w-n-1/concurrency-threads"},
+             "margin" => 0.02, "n" => 5, "baseline_n" => 5, "df" => 7.9, "share" => 0.998, "share_ci" => [0.974, 1.021],
+             "share_confidence" => 0.95, "share_df" => 9.6, "share_reason" => nil, "outcome" => "closes the gap", "advice" => nil, "dir" => "why/fast-vs-base-w-n-1/concurrency-threads"},
       {"switch" => "+jemalloc on fast", "name" => "jemalloc", "point" => {}, "why" => "w", "ratio" => nil, "ci" => nil, "verdict" => nil,
-       "reason" => "the follow-up could not run: no libjemalloc", "outcome" => "not measured", "dir" => "why/fast-vs-base-w-n-1/jemalloc"}]
+       "reason" => "the follow-up could not run: no libjemalloc", "share" => nil, "share_ci" => nil, "share_reason" => "the follow-up gave no ratio", "outcome" => "not measured", "dir" => "why/fast-vs-base-w-n-1/jemalloc"}]
     {"command_line" => %w[rubyrig why results/run --budget 5m],
      "answers" => [{"difference" => difference, "line" => LINE, "rows" => rows, "skipped" => [{"switch" => "+mn", "name" => "mn", "reason" => "needs about 20s, 5s of the budget left"}]}]}
   end
@@ -36,9 +38,11 @@ class AblationsSectionTest < Minitest::Test
     assert_equal ["", "closes the gap", "not measured: the follow-up could not run: no libjemalloc"], table.rows.map { |row| row["outcome"] }
     terminal = Rubyrig::Reporters::Terminal.new(r).render
     assert_includes terminal, "(#{LINE})"
-    assert_match(/threads=1\s+threads=1\s+1\.004x \[0\.985, 1\.019\]\s+equivalent\s+closes the gap/, terminal)
+    assert_match(/threads=1\s+threads=1\s+1\.004x \[0\.985, 1\.019\]\s+equivalent\s+100% \[97%, 102%\] \(95%\)\s+closes the gap/, terminal)
+    assert_equal ["", "100% [97%, 102%] (95%)", ""], table.rows.map { |row| row["share"] }
     markdown = Rubyrig::Reporters::Markdown.new(r).render
     assert_includes markdown, "- Reproduce: rubyrig why results/run --budget 5m"
+    assert_includes markdown, "| 100% \\[97%, 102%\\] (95%) | closes the gap |"
     assert_includes markdown, "- skipped +mn: needs about 20s, 5s of the budget left"
     html = Rubyrig::Reporters::Html.new(r).render
     assert_includes html, %(<a href="why/fast-vs-base-w-n-1/concurrency-threads">)
