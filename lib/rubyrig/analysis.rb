@@ -4,6 +4,8 @@
 # warnings, what each picture shows, and the report's sections as tables (Section, Sections). Computed once, before anything is rendered. Pure: no I/O.
 module Rubyrig
   class Analysis
+    GVL_METRICS = /\Agvl_/
+
     # sections: the Sections::Registry of the report's sections.
     def initialize(alpha: 0.05, sections: Sections::DEFAULT)
       @alpha = alpha
@@ -25,7 +27,8 @@ module Rubyrig
       cells, item_trials = Items.expand(run.cells, trials)
       measured = (trials + item_trials).select { |t| t.ok? && t.measured? }.group_by(&:cell_key)
       @default_host = run.host_id
-      summaries = cells.flat_map { |cell| summarize(cell, measured.fetch(cell.key, [])) }
+      apart = trials.select { |t| t.diagnostic == "gvl" && t.ok? }.group_by(&:cell_key)
+      summaries = cells.flat_map { |cell| summarize(cell, measured.fetch(cell.key, [])) + gvl_apart(cell, apart.fetch(cell.key, [])) }
       core = Report.new(run: run, cells: cells, trials: trials, item_trials: item_trials, primary: primary_metrics(run, cells, measured),
         summaries: summaries, comparisons: compare(run, cells, measured))
       scaling = Scaling.new(core, alpha: @alpha)
@@ -50,8 +53,12 @@ module Rubyrig
       end
     end
 
-    def summarize(cell, trials)
-      metric_names(trials).map do |metric|
+    # GVL metrics measured in a diagnostic batch apart (when not every runtime can carry them): summarized
+    # like the others, never compared (the measured batches have none).
+    def gvl_apart(cell, trials) = summarize(cell, trials, only: GVL_METRICS)
+
+    def summarize(cell, trials, only: nil)
+      metric_names(trials).select { |m| only.nil? || only.match?(m) }.map do |metric|
         values = values(trials, metric)
         Summary.new(cell_key: cell.key, runtime: cell.runtime, workload: cell.workload, params: cell.params,
           metric: metric, unit: Metrics.fetch(metric).unit, values: values.freeze, hosts: hosts(trials).freeze, rounds: trials.map(&:round).freeze,

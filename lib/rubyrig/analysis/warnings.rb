@@ -173,8 +173,14 @@ module Rubyrig
         end
       end
 
-      # GVL instrumentation exists on CRuby 3.2+ only, and its hooks cost a little on every thread switch.
+      # GVL instrumentation exists on CRuby 3.2+ only, and its hooks cost a little on every thread switch:
+      # a run where some runtimes cannot carry it measures it apart (Runner#gvl_apart), and says so.
       def gvl
+        apart = @report.trials.select { |t| t.diagnostic == "gvl" && t.ok? }.map(&:runtime).uniq
+        unless apart.empty?
+          return ["GVL wait on #{apart.join(", ")} comes from one diagnostic batch per cell, apart from the measured batches: " \
+            "the other runtimes cannot measure it (it needs CRuby 3.2+), and its hooks could tilt the speed comparison (bench/gvl-cost)"]
+        end
         with, without = cells.map(&:runtime).uniq.partition do |runtime|
           cells.any? { |c| c.runtime == runtime && ok(c).any? { |t| t.metrics.key?("gvl_wait_s") } }
         end

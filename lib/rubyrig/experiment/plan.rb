@@ -1,7 +1,8 @@
 # Expands an experiment into cells and batches, in a seeded random interleaved order: each round runs
 # every cell once, so that drift on the host spreads evenly over the runtimes, and every cell takes
 # every position in a round equally often, so that an effect of running first or second cancels. A trace or a
-# profile adds one diagnostic batch per cell after the measured rounds; those are never in statistics.
+# profile adds one diagnostic batch per cell after the measured rounds, and so do GVL metrics for the cells
+# of the runtimes that carry them when another runtime cannot; those are never in statistics.
 # A shard's plan has every cell, its share of the rounds, its own seed and batch numbers that no other
 # shard of the run uses, so that merged shards keep unique batch ids.
 module Rubyrig
@@ -14,13 +15,14 @@ module Rubyrig
 
       # Every batch id a plan makes ("c3-b12", "c0-trace", "c1-profile-s2"); ids name artifact folders, so
       # one read back from a results directory must have this shape before it becomes a path.
-      ID_PATTERN = /\Ac\d+-(?:b\d+|trace|profile)(?:-s\d+)?\z/
+      ID_PATTERN = /\Ac\d+-(?:b\d+|trace|profile|gvl)(?:-s\d+)?\z/
 
       attr_reader :cells, :batches, :seed
 
       # effective: (workload, params) -> the parameters with the driver's defaults merged, recorded per
       # cell so that a report never depends on today's defaults. shard: a Shard, or nil for a whole run.
-      def self.build(experiment, effective: ->(_workload, params) { params }, shard: nil)
+      # gvl_apart: the runtime labels whose GVL metrics come from a diagnostic batch of their own.
+      def self.build(experiment, effective: ->(_workload, params) { params }, shard: nil, gvl_apart: [])
         cells = []
         experiment.workloads.each do |workload|
           workload.param_combinations.each do |params|
@@ -40,15 +42,20 @@ module Rubyrig
             Batch.new(id: "c#{cell.index}-b#{number}", cell: cell, number: number, round: round, shard: shard&.index).freeze
           end
         end
-        diagnostics = [experiment.trace && "trace", experiment.profile && "profile"].compact
-        diagnostics.each_with_index do |kind, i|
-          round = rounds + i + 1
-          batches += cells.shuffle(random: rng).map do |cell|
-            Batch.new(id: "c#{cell.index}-#{kind}#{"-s#{shard.index}" if shard}", cell: cell, number: 0, round: round,
+        kinds = [gvl_apart.empty? ? nil : "gvl", experiment.trace && "trace", experiment.profile && "profile"].compact
+        new(cells, batches + diagnostic_batches(kinds, cells, rounds, rng, shard, gvl_apart), seed)
+      end
+
+      # One round per diagnostic kind after the measured rounds, a batch per cell (a "gvl" batch only
+      # for the cells of the runtimes measured apart).
+      def self.diagnostic_batches(kinds, cells, rounds, rng, shard, gvl_apart)
+        kinds.each_with_index.flat_map do |kind, i|
+          cells.shuffle(random: rng).filter_map do |cell|
+            next if kind == "gvl" && !gvl_apart.include?(cell.runtime)
+            Batch.new(id: "c#{cell.index}-#{kind}#{"-s#{shard.index}" if shard}", cell: cell, number: 0, round: rounds + i + 1,
               diagnostic: kind, shard: shard&.index).freeze
           end
         end
-        new(cells, batches, seed)
       end
 
       # The cells in the order round `round` runs them: each block of as many rounds as there are cells

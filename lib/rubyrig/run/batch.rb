@@ -7,9 +7,11 @@ require "time"
 module Rubyrig
   module Run
     class Batch
-      # prepared: the run's Preparation::Prepared (launches, gem sets, diagnostics gems).
-      def initialize(experiment:, settings:, store:, progress:, kinds:, prepared:)
+      # prepared: the run's Preparation::Prepared (launches, gem sets, diagnostics gems). gvl_apart: GVL
+      # metrics only in the plan's "gvl" diagnostic batches (Runner#gvl_apart), none in measured ones.
+      def initialize(experiment:, settings:, store:, progress:, kinds:, prepared:, gvl_apart: false)
         @experiment = experiment
+        @gvl_apart = gvl_apart
         @settings = settings
         @store = store
         @progress = progress
@@ -44,7 +46,7 @@ module Rubyrig
         blocked = cell_blocker(batch, workload)
         return Kinds::Result.failed(blocked) if blocked
         diagnosed = DiagnosedDriver.new(@kinds.fetch(workload.kind).driver, batch: batch, launch: launch,
-          diagnostics: @prepared.diagnostics[batch.cell.runtime], experiment: @experiment)
+          diagnostics: @prepared.diagnostics[batch.cell.runtime], experiment: @experiment, gvl_apart: @gvl_apart)
         diagnosed.run(context(batch, workload, launch, bundle, artifacts_dir, diagnosed.setup(artifacts_dir)))
       rescue Error => e # a batch that cannot even start (missing tool, bad port) fails alone; the run goes on
         Kinds::Result.failed(e.message)

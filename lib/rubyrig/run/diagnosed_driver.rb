@@ -1,14 +1,17 @@
 # A driver's run wrapped in the batch's diagnostics: sets up GVL metrics (every batch of a runtime that
-# supports them) or a trace or a profile (only in the cell's diagnostic batch of that kind), runs the
-# driver, then turns the raw files into what the report needs: one trace file per process and each
-# thread's time by GVL state, or the profile's frame table, in the trial's samples.
+# supports them, or only its "gvl" diagnostic batch when another runtime cannot), or a trace or a profile
+# (only in the cell's diagnostic batch of that kind), runs the driver, then turns the raw files into what
+# the report needs: one trace file per process and each thread's time by GVL state, or the profile's
+# frame table, in the trial's samples.
 require "fileutils"
 
 module Rubyrig
   module Run
     class DiagnosedDriver
-      # driver: the kind's driver class; diagnostics: the runtime's Runtimes::Diagnostics, or nil.
-      def initialize(driver, batch:, launch:, diagnostics:, experiment:)
+      # driver: the kind's driver class; diagnostics: the runtime's Runtimes::Diagnostics, or nil;
+      # gvl_apart: GVL metrics in the "gvl" diagnostic batch only, not in measured ones.
+      def initialize(driver, batch:, launch:, diagnostics:, experiment:, gvl_apart: false)
+        @gvl_apart = gvl_apart
         @driver = driver
         @batch = batch
         @launch = launch
@@ -19,7 +22,7 @@ module Rubyrig
       # The Kinds::DiagnosticsSetup for this batch, or nil when it gathers none.
       def setup(artifacts_dir)
         return nil unless @diagnostics
-        setup = {gem_dir: @diagnostics.dir, gvl: @experiment.gvl && @diagnostics.gvl?}
+        setup = {gem_dir: @diagnostics.dir, gvl: @experiment.gvl && @diagnostics.gvl? && (!@gvl_apart || @batch.diagnostic == "gvl")}
         if @batch.diagnostic == "trace" && @diagnostics.supports?("gvl-tracing")
           setup[:trace_dir] = File.join(artifacts_dir, "trace").tap { |d| FileUtils.mkdir_p(d) }
         elsif @batch.diagnostic == "profile" && @diagnostics.supports?(@experiment.profile)

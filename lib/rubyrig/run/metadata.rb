@@ -32,7 +32,8 @@ module Rubyrig
           runtimes: @prepared.launches.transform_values { |l| launch(l) },
           bundles: @prepared.bundles.map { |(label, gemfile), b| {"runtime" => label, "gemfile" => gemfile}.merge(b.to_h) },
           workloads: @experiment.workloads.to_h { |w| [w.name, workload(w)] }, metrics: Metrics.current.to_record,
-          diagnostics: {"gvl" => @experiment.gvl, "trace" => @experiment.trace, "profile" => @experiment.profile},
+          diagnostics: {"gvl" => @experiment.gvl, "gvl_apart" => plan.batches.select { |b| b.diagnostic == "gvl" }.map { |b| b.cell.runtime }.uniq,
+                        "trace" => @experiment.trace, "profile" => @experiment.profile},
           host: Processes::Host.new.facts.merge("host_id" => self.class.host_id(@settings)),
           tools: {"host_ruby" => RUBY_DESCRIPTION}
         )

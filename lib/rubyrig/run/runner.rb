@@ -29,7 +29,7 @@ module Rubyrig
         @experiment = WorkloadOptions.effective(@experiment, @kinds)
         prepared = preparation.prepare
         effective = ->(workload, params) { @kinds.fetch(workload.kind).effective_params(params) }
-        plan = Experiment::Plan.build(@experiment, effective: effective, shard: shard)
+        plan = Experiment::Plan.build(@experiment, effective: effective, shard: shard, gvl_apart: gvl_apart(prepared))
         metadata = Metadata.new(experiment: @experiment, raw: @raw, settings: @settings, kinds: @kinds, prepared: prepared)
         @store = Results::Store.create(dir, metadata.initial(plan, command: command, command_line: command_line, shard: shard))
         execute(plan, prepared)
@@ -64,9 +64,18 @@ module Rubyrig
       def execute(plan, prepared)
         preparation.prepare_workloads(@store, prepared)
         batch = Batch.new(experiment: @experiment, settings: @settings, store: @store, progress: @progress,
-          kinds: @kinds, prepared: prepared)
+          kinds: @kinds, prepared: prepared, gvl_apart: plan.batches.any? { |b| b.diagnostic == "gvl" })
         looks = Looks.new(experiment: @experiment, store: @store, progress: @progress)
         Schedule.new(store: @store, progress: @progress, batch: batch, looks: looks).run(plan)
+      end
+
+      # GVL hooks cost the threads of a measured process (bench/gvl-cost), and they run on CRuby 3.2+
+      # only: when some runtimes cannot carry them, those that can take their GVL metrics from a
+      # diagnostic batch apart (their label here), so that no measured batch carries them on one side only.
+      def gvl_apart(prepared)
+        return [] unless @experiment.gvl
+        able, unable = @experiment.runtimes.map(&:label).partition { |label| prepared.diagnostics[label]&.gvl? }
+        unable.empty? ? [] : able
       end
 
       # The same label must mean the same interpreter for every batch of a run.

@@ -17,6 +17,17 @@ class PlanTest < Minitest::Test
     assert_equal 18, plan.batches.map(&:id).uniq.size
   end
 
+  # GVL metrics measured apart: one "gvl" batch per cell of the runtimes named, after the measured rounds.
+  def test_gvl_apart_adds_one_diagnostic_batch_per_cell_of_those_runtimes
+    plan = Rubyrig::Experiment::Plan.build(experiment, gvl_apart: %w[b])
+    gvl = plan.batches.select { |b| b.diagnostic == "gvl" }
+    assert_equal ["b | builtin:nbody | steps=10", "b | builtin:nbody | steps=20"], gvl.map { |b| b.cell.key }.sort
+    assert_equal [4], gvl.map(&:round).uniq
+    assert(gvl.all? { |b| b.id.match?(Rubyrig::Experiment::Plan::ID_PATTERN) })
+    assert_equal plan.batches.map(&:id), Rubyrig::Experiment::Plan.from_h(JSON.parse(JSON.generate(plan.to_h))).batches.map(&:id)
+    assert_empty Rubyrig::Experiment::Plan.build(experiment).batches.select(&:diagnostic)
+  end
+
   def test_every_round_runs_every_cell_once_so_batches_interleave
     plan = Rubyrig::Experiment::Plan.build(experiment)
     plan.batches.each_slice(6).with_index(1) do |round, number|
