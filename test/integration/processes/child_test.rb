@@ -106,6 +106,26 @@ class ChildTest < Minitest::Test
     assert_operator exit.cpu_user_s + exit.cpu_sys_s, :<=, after - before
   end
 
+  # The end from above, without root: from the command's last line to the timer's end reading is the
+  # command's exit (Ruby's teardown, the kernel's) and the timer's wake. A plain Process.spawn and
+  # Process.wait of the same command, in the same rounds, sees the same exit and a Ruby waiter's slower
+  # wake, so the timer's least gap is no longer than the plain waiter's least gap, give or take half of
+  # a 50 ms late end reading (the least of five rounds each: noise only lengthens a gap).
+  def test_the_interval_ends_no_later_after_the_commands_last_line_than_a_plain_wait_sees_it_end
+    file = File.join(tmpdir, "clock")
+    argv = [RbConfig.ruby, "--disable-gems", "-e", "File.write(ARGV[0], [Process.clock_gettime(Process::CLOCK_MONOTONIC)].pack('E'))", file]
+    last = -> { File.binread(file).unpack1("E") }
+    bare = {"RUBYOPT" => nil} # not bundler's setup, which bundle exec passes on
+    timer, plain = 5.times.map { |_round|
+      child = Rubyrig::Processes::Child.spawn(argv, env: bare)
+      exit = child.wait
+      timer_gap_s = child.started_at + exit.wall_s - last.call
+      Process.wait(Process.spawn(bare, *argv))
+      [timer_gap_s, clock - last.call]
+    }.transpose.map(&:min)
+    assert_operator timer, :<=, plain + 0.025, "the timer reads its end clock as soon as wait4 returns"
+  end
+
   # The kernel's start time of the command (its clone, in clock ticks since boot, rounded down;
   # /proc/PID/stat field 22) comes before the interval starts: the clock is read once the command is
   # started, at its exec, so that creating the process is not in its figure.
@@ -121,8 +141,9 @@ class ChildTest < Minitest::Test
 
   # The kernel's own record (the proc connector's fork, exec and exit events, on the monotonic clock,
   # root only): the interval starts after the command's clone, at its exec, before its first line runs,
-  # and ends after its exit. The exec event comes 10-30 us after the start (that ordering is not
-  # asserted: both follow the exec's point of no return, on two CPUs).
+  # and ends after its exit, as soon as the timer wakes from wait4: within 10 ms of the kernel's exit
+  # in the least of five runs (a late wake only lengthens one). The exec event comes 10-30 us after the
+  # start (that ordering is not asserted: both follow the exec's point of no return, on two CPUs).
   def test_the_interval_starts_at_the_exec_and_ends_after_the_exit_as_the_kernel_records_them
     require File.join(RubyrigTest::ROOT, "bench/overhead_support/kernel_events")
     # The connector names pids as the machine's first PID namespace sees them (a fresh-machine check's
@@ -131,17 +152,23 @@ class ChildTest < Minitest::Test
       skip "the proc connector names pids as the first PID namespace sees them, and this test runs in another"
     end
     events = KernelEvents.open
-    skip KernelEvents.why_not unless events
+    needs(events, KernelEvents.why_not)
     file = File.join(tmpdir, "clock")
-    child = Rubyrig::Processes::Child.spawn([RbConfig.ruby, "--disable-gems", "-e",
-      "File.write(ARGV[0], [Process.clock_gettime(Process::CLOCK_MONOTONIC)].pack('E'))", file])
-    exit = child.wait
-    life = events.lives(Process.pid, depth: 2).find { |l| l.pid == child.pid } # this process -> the timer -> the command
-    refute_nil life&.fork_s, "the kernel reported the command's fork, exec and exit"
-    first = File.binread(file).unpack1("E")
-    assert_operator life.fork_s, :<=, child.started_at
-    assert_operator child.started_at, :<, first, "the interval starts before the command's first line"
-    assert_operator life.exit_s, :<=, child.started_at + exit.wall_s
+    runs = 5.times.map do
+      child = Rubyrig::Processes::Child.spawn([RbConfig.ruby, "--disable-gems", "-e",
+        "File.write(ARGV[0], [Process.clock_gettime(Process::CLOCK_MONOTONIC)].pack('E'))", file], env: {"RUBYOPT" => nil})
+      [child, child.wait, File.binread(file).unpack1("E")]
+    end
+    lives = events.lives(Process.pid, depth: 2) # this process -> the timer -> the command
+    lates = runs.map do |child, exit, first|
+      life = lives.find { |l| l.pid == child.pid }
+      refute_nil life&.fork_s, "the kernel reported the command's fork, exec and exit"
+      assert_operator life.fork_s, :<=, child.started_at
+      assert_operator child.started_at, :<, first, "the interval starts before the command's first line"
+      assert_operator life.exit_s, :<=, child.started_at + exit.wall_s
+      child.started_at + exit.wall_s - life.exit_s
+    end
+    assert_operator lates.min, :<=, 0.010, "the timer reads its end clock as soon as wait4 returns"
   ensure
     events&.close
   end
