@@ -79,9 +79,9 @@ module Rubyrig
         end
 
         # The load generators of the workload's connection modes must be installed before the first
-        # batch; parsing an experiment does not need them.
-        def self.preflight(workload, _launch)
-          generators(workload).each { |name| Load.fetch(name).locate(workload.options[name]) }
+        # batch; parsing an experiment does not need them. path: where they are looked up.
+        def self.preflight(workload, _launch, path: ENV.fetch("PATH", ""))
+          generators(workload).each { |name| Load.fetch(name).locate(workload.options[name], path: path) }
         end
 
         # The names of the load generators the workload's connection modes need, e.g. ["wrk", "httperf"].

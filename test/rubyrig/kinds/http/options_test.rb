@@ -7,6 +7,14 @@ class HttpOptionsTest < Minitest::Test
     Rubyrig::Experiment.load(write(dir, "exp.yml", yaml))
   end
 
+  # A PATH of executables that are never run, so that the unit tier needs no tool installed: the
+  # lookup finds these names and only these.
+  def tools(*names)
+    dir = tmpdir
+    names.each { |name| File.chmod(0o755, write(dir, name, "")) }
+    dir
+  end
+
   def test_builtin_rack_hello_is_an_http_workload_with_defaults
     exp = experiment(tmpdir, "runtimes: [system]\nworkloads: [builtin:rack-hello]\n")
     workload = exp.workloads.first
@@ -57,7 +65,7 @@ class HttpOptionsTest < Minitest::Test
     assert_equal %w[keepalive client-close], workload.params["connection"]
     assert_equal "/opt/httperf", workload.options["httperf"]
     assert_equal %w[wrk httperf], Rubyrig::Kinds::Http::Kind.generators(workload)
-    error = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Kinds::Http::Kind.preflight(workload, nil) }
+    error = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Kinds::Http::Kind.preflight(workload, nil, path: tools("wrk", "flock")) }
     assert_match(%r{/opt/httperf is not installed or not executable: install it \(Debian/Ubuntu: apt-get install httperf\)}, error.message)
   end
 
@@ -83,7 +91,7 @@ class HttpOptionsTest < Minitest::Test
 
   def test_a_missing_wrk_is_a_one_line_error_naming_the_fix
     workload = experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    wrk: no-such-wrk-binary\n").workloads.first
-    error = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Kinds::Http::Kind.preflight(workload, nil) }
+    error = assert_raises(Rubyrig::ToolMissing) { Rubyrig::Kinds::Http::Kind.preflight(workload, nil, path: tools("no-such-wrk-binary-here")) }
     assert_equal "no-such-wrk-binary is not installed or not executable: install it (Debian/Ubuntu: apt-get install wrk) " \
       "or give its path with `wrk: /path/to/wrk`", error.message
   end
