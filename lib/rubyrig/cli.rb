@@ -45,9 +45,10 @@ module Rubyrig
     EXIT_GATE = 3
     EXIT_INTERRUPTED = 130
 
-    def initialize(argv, env: ENV.to_h, out: $stdout, err: $stderr)
+    # sections: the report's sections (nil: the default; a test adds its fixture's).
+    def initialize(argv, env: ENV.to_h, out: $stdout, err: $stderr, sections: nil)
       @argv = argv.map { |arg| utf8(arg) }
-      @settings = Settings.from_env(env.to_h { |k, v| [utf8(k), utf8(v)] }, out: out, err: err)
+      @settings = Settings.from_env(env.to_h { |k, v| [utf8(k), utf8(v)] }, out: out, err: err, sections: sections)
     end
 
     # World-writable files are never made, by rubyrig or the processes it starts: the user's umask is

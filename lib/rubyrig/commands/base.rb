@@ -135,7 +135,7 @@ module Rubyrig
       # gate's lines too name each metric as the run recorded it.
       def render(store)
         reading = store.read_trials
-        report = Analysis.new.analyze(meta: store.meta, trials: reading.trials, skipped: reading.skipped)
+        report = Analysis.new(sections: @settings.sections || Analysis::Sections::DEFAULT).analyze(meta: store.meta, trials: reading.trials, skipped: reading.skipped)
         Metrics.using(report.metrics) { present(report, store) }
       end
 

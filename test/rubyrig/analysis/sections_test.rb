@@ -1,27 +1,14 @@
-# A report section that lives only in this test goes through the report and every format: registered
-# with one line, computed once with the report, rendered by the terminal, Markdown, HTML, JSON and CSV
-# reporters without any of them naming it.
+# A report section that lives only in the tests (test/fixtures/sections) goes through the report and
+# every format: registered with one line, computed once with the report, rendered by the terminal,
+# Markdown, HTML, JSON and CSV reporters without any of them naming it (test/integration/sections_run_test.rb
+# takes it through a real run and `rubyrig report`).
 require "test_helper"
 require "support_report"
 require "csv"
+require_relative "../../fixtures/sections/batches"
 
 class SectionsTest < Minitest::Test
   include SupportReport
-
-  # The whole section: one file's worth of code.
-  module FixtureSection
-    module_function
-
-    def section(report)
-      rows = report.summaries.select { |s| s.metric == "iterations_per_s" }.map do |s|
-        {runtime: s.runtime, workload: s.workload, n: s.n, iterations_per_s: s.median}
-      end
-      table = Rubyrig::Analysis::Section.table(name: "fixture_batches", title: "Fixture batches per runtime", rows: rows,
-        columns: [[:runtime, "runtime", "code"], [:n, "n", "count"], [:iterations_per_s, "median iterations/s", "1/s"]])
-      Rubyrig::Analysis::Section.of(name: "fixture", title: "Fixture", data: {"fixture" => rows.map { |r| r.transform_keys(&:to_s) }},
-        tables: [table])
-    end
-  end
 
   def report
     meta = synthetic_meta
