@@ -49,19 +49,38 @@ class RubyBenchHarnessTest < Minitest::Test
     end
   end
 
-  # rubyrig's seconds per batch (a suite on a time budget): warmup goes on past WARMUP_ITRS until its
-  # iterations add up to RUBYRIG_WARMUP_TIME, the measured ones past MIN_BENCH_ITRS until theirs add
-  # up to RUBYRIG_BENCH_TIME, and neither runs an iteration more.
+  # A block that uses `cpu_s` of the process's CPU time, and `sleep_s` asleep (a busy host's wait for a CPU).
+  def spin(cpu_s, sleep_s = 0)
+    "cpu = lambda { Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) }\n" \
+      "run_benchmark(3) { sleep #{sleep_s}; t = cpu.call; nil while cpu.call - t < #{cpu_s} }\n"
+  end
+
+  # rubyrig's seconds per batch (a suite on a time budget): warmup goes on past WARMUP_ITRS until the
+  # process has spent RUBYRIG_WARMUP_TIME seconds of CPU in it, the measured iterations past
+  # MIN_BENCH_ITRS until they add up to RUBYRIG_BENCH_TIME, and neither runs an iteration more.
   def test_seconds_of_warmup_and_of_measured_iterations
-    exit, err, facts = run_bench("run_benchmark(3) { sleep 0.02 }\n",
+    exit, err, facts = run_bench(spin(0.02),
       env: {"WARMUP_ITRS" => "1", "MIN_BENCH_ITRS" => "1", "MIN_BENCH_TIME" => "0", "RUBYRIG_WARMUP_TIME" => "0.1", "RUBYRIG_BENCH_TIME" => "0.15"})
     assert exit.success?, err
-    [["warmup_s", 0.1], ["iterations_s", 0.15]].each do |key, least|
-      times = facts.dig("bench", key)
-      assert_operator times.sum, :>=, least, key
-      assert_operator times[0...-1].sum, :<, least, "#{key}: no iteration after the time was reached"
-      assert_operator times.size, :>=, 2, "#{key}: 0.02 s sleeps need several iterations to reach #{least} s"
-    end
+    warmup = facts.dig("bench", "warmup_s")
+    # Each iteration takes at least 0.02 s of CPU, so the fifth brings the warmup to 0.1 s.
+    assert_includes 2..5, warmup.size, warmup.inspect
+    times = facts.dig("bench", "iterations_s")
+    assert_operator times.sum, :>=, 0.15
+    assert_operator times[0...-1].sum, :<, 0.15, "no measured iteration after the time was reached"
+    assert_operator times.size, :>=, 2, "0.02 s iterations need several to reach 0.15 s"
+  end
+
+  # Warmup is never ended by wall time alone: iterations that wait 30 ms for every 10 ms of CPU (a
+  # busy host) reach 0.1 s of wall time in three iterations, but the warmup goes on until the process
+  # has spent 0.1 s of CPU in it, at most ten such iterations.
+  def test_warmup_is_not_ended_by_wall_time_on_a_busy_host
+    exit, err, facts = run_bench(spin(0.01, 0.03),
+      env: {"WARMUP_ITRS" => "1", "MIN_BENCH_ITRS" => "1", "MIN_BENCH_TIME" => "0", "RUBYRIG_WARMUP_TIME" => "0.1"})
+    assert exit.success?, err
+    warmup = facts.dig("bench", "warmup_s")
+    assert_operator warmup.first(3).sum, :>=, 0.1, "three iterations already took 0.1 s of wall time"
+    assert_includes 6..10, warmup.size, "warmup counted CPU seconds: #{warmup.inspect}"
   end
 
   def test_without_any_count_the_block_still_runs_once

@@ -16,8 +16,8 @@ module Rubyrig
 
         # What ruby-bench's harness reads: the experiment's warmup and iterations (iterations without a
         # minimum time), else ruby-bench's defaults; with duration_s or warmup_s (a suite on a time
-        # budget), also the least seconds of measured and of warmup iterations (RUBYRIG_BENCH_TIME,
-        # RUBYRIG_WARMUP_TIME: rubyrig's harness only), and no minimum time for the whole loop. Taken
+        # budget), also the least seconds of measured iterations and the least CPU seconds of warmup
+        # (RUBYRIG_BENCH_TIME, RUBYRIG_WARMUP_TIME: rubyrig's harness only), and no minimum time for the whole loop. Taken
         # once per run (Kind.effective_options), so the batches get it from the workload's recorded options.
         def self.ruby_bench_env(workload)
           defaults = ruby_bench_defaults

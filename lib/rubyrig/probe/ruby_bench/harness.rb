@@ -4,8 +4,10 @@
 # It keeps ruby-bench's harness contract: run_benchmark(hint) { ... } runs WARMUP_ITRS warmup
 # iterations, then measured ones until there are at least MIN_BENCH_ITRS and the whole loop has run
 # MIN_BENCH_TIME seconds (defaults 15, 10 and 10, from the environment); rubyrig's RUBYRIG_WARMUP_TIME
-# and RUBYRIG_BENCH_TIME (default 0) also make warmup and measured iterations last at least that many
-# seconds each, so that a suite on a time budget runs each benchmark about as long; use_gemfile runs the
+# and RUBYRIG_BENCH_TIME (default 0) also make warmup last at least that many seconds of the process's
+# CPU time (never wall time: on a busy host a wall-clock warmup is one or two iterations of a JIT still
+# compiling) and the measured iterations that many seconds, so that a suite on a time budget runs each
+# benchmark about as long; use_gemfile runs the
 # benchmark's setup command and activates the gem set rubyrig installed for this runtime from the
 # benchmark's own Gemfile; make_shareable; the global random generator seeded with 1337. Every
 # iteration is timed on the monotonic clock and handed to the probe, warmup apart; nothing is printed.
@@ -32,6 +34,17 @@ module RubyrigRubyBench
 
     def now
       Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    end
+
+    # The process's CPU time, every thread's (a JIT compiling in the background counts): JRuby has
+    # no CLOCK_PROCESS_CPUTIME_ID and gives it through Process.times.
+    def cpu_now
+      if defined?(Process::CLOCK_PROCESS_CPUTIME_ID)
+        Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+      else
+        t = Process.times
+        t.utime + t.stime
+      end
     end
 
     # Like ruby-bench: YJIT's counters then describe the benchmark, not the code loaded before it.
@@ -62,6 +75,7 @@ def run_benchmark(_num_itrs_hint = nil, **_options)
   warming = WARMUP_ITRS > 0 || RUBYRIG_WARMUP_TIME > 0
   warmup_s = 0.0
   measured_s = 0.0
+  cpu_started = RubyrigRubyBench.cpu_now
   loop do
     started = RubyrigRubyBench.now
     yield
@@ -69,7 +83,7 @@ def run_benchmark(_num_itrs_hint = nil, **_options)
     if warming
       warmup << elapsed
       warmup_s += elapsed
-      warming = warmup.size < WARMUP_ITRS || warmup_s < RUBYRIG_WARMUP_TIME
+      warming = warmup.size < WARMUP_ITRS || RubyrigRubyBench.cpu_now - cpu_started < RUBYRIG_WARMUP_TIME
       next
     end
     times << elapsed
