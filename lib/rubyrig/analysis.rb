@@ -1,6 +1,6 @@
 # Turns a run's metadata and trials into one finished Report: summaries per cell, comparisons against
 # the baseline (one verdict pipeline, corrected per family), HTTP figures, sweeps, YJIT memory,
-# profiles, GVL traces, each runtime's gem sets, what accounts for each decided difference (Why),
+# profiles, GVL traces, each runtime's gem sets, steady state, what accounts for each decided difference (Why),
 # warnings, what each picture shows, and the report's sections as tables (Section, Sections). Computed once, before anything is rendered. Pure: no I/O.
 module Rubyrig
   class Analysis
@@ -36,9 +36,11 @@ module Rubyrig
       sections = {
         http: http, sweeps: scaling.tables, yjit_memory: scaling.yjit_memory_rows,
         profiles: ProfileComparison.new(core).groups, traces: traces(trials), gem_sets: GemSets.of(run),
-        why: Why.of(core, measured)
+        why: Why.of(core, measured), steady_state: SteadyState.of(cells, measured, alpha: @alpha)
       }
-      full = Report.new(**core.to_h, **sections, warnings: Warnings.new(core, http: http, skipped: skipped).list + GemSets.warnings(sections[:gem_sets]))
+      warnings = Warnings.new(core, http: http, skipped: skipped).list + GemSets.warnings(sections[:gem_sets]) +
+        SteadyState.warnings(sections[:steady_state])
+      full = Report.new(**core.to_h, **sections, warnings: warnings)
       drawn = Report.new(**full.to_h, figures: Figures.of(full))
       Report.new(**drawn.to_h, sections: @sections.build(drawn)).freeze
     end

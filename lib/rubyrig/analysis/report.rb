@@ -1,13 +1,13 @@
 # Everything a reporter shows, computed once by Analysis#analyze: the run's metadata, cells (items of a
 # benchmark-ips file among them) and trials (the recorded ones, and one per item of a batch), per-cell
 # summaries, comparisons with verdicts, the sections (HTTP, sweeps, YJIT memory, profiles, GVL traces,
-# gem sets, warnings), what accounts for each decided difference (why: Why::Explanation), the
+# gem sets, warnings), whether measured iterations were steady (SteadyState), what accounts for each decided difference (why: Why::Explanation), the
 # figures (what each picture shows, with its axes) and the sections as tables every format renders
 # alike (Section). Reporters only format it; nothing here computes statistics.
 module Rubyrig
   class Analysis
     Report = Struct.new(:run, :cells, :trials, :item_trials, :primary, :summaries, :comparisons, :http, :sweeps,
-      :yjit_memory, :profiles, :traces, :warnings, :figures, :gem_sets, :why, :sections, keyword_init: true) do
+      :yjit_memory, :profiles, :traces, :warnings, :figures, :gem_sets, :why, :steady_state, :sections, keyword_init: true) do
       def baseline = run.baseline
 
       # The metric definitions the run recorded (Metrics::Catalogue), and one of them by name: what every

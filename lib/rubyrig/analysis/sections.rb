@@ -10,6 +10,7 @@ module Rubyrig
       autoload :Jobs, "rubyrig/analysis/sections/jobs"
       autoload :Memory, "rubyrig/analysis/sections/memory"
       autoload :Profiles, "rubyrig/analysis/sections/profiles"
+      autoload :SteadyState, "rubyrig/analysis/sections/steady_state"
       autoload :Sweeps, "rubyrig/analysis/sections/sweeps"
       autoload :Traces, "rubyrig/analysis/sections/traces"
       autoload :Why, "rubyrig/analysis/sections/why"
@@ -31,6 +32,7 @@ module Rubyrig
         "Rubyrig::Analysis::Sections::Jobs",
         "Rubyrig::Analysis::Sections::Sweeps",
         "Rubyrig::Analysis::Sections::Memory",
+        "Rubyrig::Analysis::Sections::SteadyState",
         "Rubyrig::Analysis::Sections::Traces",
         "Rubyrig::Analysis::Sections::Profiles",
         "Rubyrig::Analysis::Sections::Ablations",

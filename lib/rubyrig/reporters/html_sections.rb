@@ -25,7 +25,7 @@ module Rubyrig
       def table(t)
         kind, plot = t.figure
         return "<h3>#{esc(t.title)}</h3>#{chart(kind, plot)}" if SELF_TABULATED.include?(kind)
-        return "#{heading(t)}#{chart(kind, plot)}#{grid(t)}#{notes(t)}" if kind == :ablations
+        return "#{heading(t)}#{chart(kind, plot)}#{grid(t)}#{notes(t)}" if %i[ablations warmup].include?(kind)
         return figure(kind, plot, t) if kind && kind != :sweeps
         "#{chart(kind, plot) if kind}#{heading(t)}#{grid(t)}#{notes(t)}"
       end
@@ -34,7 +34,7 @@ module Rubyrig
 
       def chart(kind, plot)
         case kind
-        when :sweeps then plot.axis ? Charts::Sweep.render(plot, @styles) : ""
+        when :sweeps, :warmup then plot.axis ? Charts::Sweep.render(plot, @styles) : ""
         when :jobs then Charts::Jobs.render(plot, @styles)
         when :gvl then Charts::Gvl.render(plot)
         when :profiles then Charts::Profile.render(plot, @report.baseline)
