@@ -1,11 +1,11 @@
 # Whether each cell's measured iterations were in a steady state, and when each batch got there. Per
 # batch: the trend of its measured iterations (the least-squares change of log time from the first to
 # the last, which a step in the middle moves too, and the shift from the first quarter to the rest, a
-# step near the start) and where its whole series, warmup
-# kept, settles. Per cell: each trend statistic tested against 0 across the batches (fresh processes,
-# so correlation between neighbouring iterations cannot narrow the interval), Bonferroni over both
-# statistics of every checked cell, and called trending only when decided and at least MIN_CHANGE
-# over the window. docs/statistics.md gives the simulation of its false warning rate. Pure.
+# step near the start) and where its whole series, warmup kept, settles. Per cell: each trend
+# statistic tested against 0 across the batches (fresh processes, so correlation between neighbouring
+# iterations cannot narrow the interval), Bonferroni over both statistics of every checked cell, and
+# called trending only when decided and at least MIN_CHANGE over the window. docs/steady-state.md
+# gives the method and the simulation of its false warning rate. Pure.
 module Rubyrig
   class Analysis
     module SteadyState

@@ -1,11 +1,13 @@
 require "test_helper"
 require "support/mixed_run"
+require "support_report"
 
 # docs/results-format.md must describe what rubyrig really writes: a real run's files are checked
 # field by field against the document, and the metric table against the catalogue.
 class ResultsFormatDocTest < Minitest::Test
   include SlowTest
   include MixedRun
+  include SupportReport
 
   DOC = Rubyrig::Processes::TextFile.read(File.join(RubyrigTest::ROOT, "docs/results-format.md"))
 
@@ -63,6 +65,24 @@ class ResultsFormatDocTest < Minitest::Test
     summary["summaries"].first.each_key { |k| assert_includes rows.fetch("summaries"), "`#{k}`" }
     summary["comparisons"].first.each_key { |k| assert_includes rows.fetch("comparisons"), "`#{k}`" }
     summary["run"].each_key { |k| assert_includes rows.fetch("run"), "`#{k}`" }
+    refute_empty summary["steady_state"], "a script's per-iteration times get a steady-state entry"
+    summary["steady_state"].first.each_key { |k| assert_includes rows.fetch("steady_state"), "`#{k}`" }
+  end
+
+  # Every field of a checked steady-state entry, its trends and where it settles, is in the document.
+  def test_the_steady_state_entries_match_the_document
+    rng = Random.new(5)
+    meta = synthetic_meta
+    trials = synthetic_trials(meta, {"base" => [10.0] * 5, "fast" => [12.0] * 5}).map do |t|
+      times = Array.new(12) { |i| 0.01 * (1 + 0.02 * rng.rand) * ((t.runtime == "fast") ? 1.3 - 0.025 * i : 1) }
+      Rubyrig::Results::Trial.new(**t.to_h, samples: {"warmup_s" => [0.04, 0.03], "iterations_s" => times})
+    end
+    json = JSON.parse(Rubyrig::Reporters::Json.new(Rubyrig::Analysis.new.analyze(meta: meta, trials: trials)).render)
+    row = TABLES.fetch("summary.json (and --export-json)").fetch("steady_state")
+    entry = json.fetch("steady_state").find { |e| e["trending"] }
+    refute_nil entry, "the fast cell still gets faster in its measured window"
+    keys = entry.keys + entry["slope"].keys + entry["early_shift"].keys + entry["settle"].keys
+    keys.each { |k| assert_includes row, "`#{k}`" }
   end
 
   def test_shards_and_their_merge_match_the_document

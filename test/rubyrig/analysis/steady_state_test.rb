@@ -57,6 +57,35 @@ class SteadyStateTest < Minitest::Test
     assert_match(/2 batches; a trend is tested from 3/, few.reason)
   end
 
+  # Log times with lag-one correlation 0.5 (sd 3%), a 2% chance per iteration of a +30% outlier, a
+  # batch level that varies by 5%, and the drift of `shape` (bench/steady-state-simulation at one design point).
+  def correlated(rng, n, shape)
+    level = 0.05 * gauss(rng)
+    e = 0.0
+    Array.new(n) do |i|
+      e = 0.5 * e + Math.sqrt(0.75) * 0.03 * gauss(rng)
+      Math.exp(level + e + ((rng.rand < 0.02) ? Math.log(1.3) : 0) + shape.call(i / (n - 1.0))) * 0.01
+    end
+  end
+
+  def gauss(rng) = Math.sqrt(-2 * Math.log(1 - rng.rand)) * Math.cos(2 * Math::PI * rng.rand)
+
+  # Reports (2 cells, 5 batches of 20 iterations) with any trending cell, over 400 seeded draws.
+  def warned_share(seed, shape)
+    rng = Random.new(seed)
+    cells = [FakeCell.new(key: "a", runtime: "a", workload: "w", params: {}), FakeCell.new(key: "b", runtime: "b", workload: "w", params: {})]
+    hits = Array.new(400).count do
+      measured = cells.to_h { |c| [c.key, Array.new(5) { FakeTrial.new(samples: {"iterations_s" => correlated(rng, 20, shape)}) }] }
+      SS.of(cells, measured).any?(&:trending)
+    end
+    hits / 400.0
+  end
+
+  def test_flat_correlated_series_with_outliers_rarely_warn_and_a_warming_jit_is_seen
+    assert_operator warned_share(34, ->(_u) { 0.0 }), :<=, 0.05
+    assert_operator warned_share(35, ->(u) { Math.log(1.3) * Math.exp(-5 * u) }), :>=, 0.95
+  end
+
   def test_where_a_series_settles
     warm = [0.05, 0.04, 0.03, 0.02, 0.015]
     steady = [0.01, 0.0101, 0.0099, 0.01, 0.0102, 0.0098, 0.01, 0.0101, 0.0099, 0.01]
