@@ -34,7 +34,8 @@ module Rubyrig
 
       def chart(kind, plot)
         case kind
-        when :sweeps, :warmup then plot.axis ? Charts::Sweep.render(plot, @styles) : ""
+        when :sweeps then plot.axis ? Charts::Sweep.render(plot, @styles) : ""
+        when :warmup then plot.axis ? Charts::Sweep.render(plot, @styles, figure: "warmup") : ""
         when :jobs then Charts::Jobs.render(plot, @styles)
         when :gvl then Charts::Gvl.render(plot)
         when :profiles then Charts::Profile.render(plot, @report.baseline)

@@ -9,7 +9,8 @@ module Rubyrig
 
         module_function
 
-        def render(plot, styles)
+        # figure: the picture's data-figure name (a runtime's warmup curve over iterations is drawn alike).
+        def render(plot, styles, figure: "sweep")
           axis = plot.axis
           left = Svg.y_axis_room(axis)
           right = WIDTH - 24
@@ -28,7 +29,7 @@ module Rubyrig
           fixed = Format.params(plot.fixed)
           title = "#{plot.label} over #{plot.param} · #{plot.workload}#{" · #{fixed}" unless fixed.empty?}"
           <<~HTML
-            <figure class="chart" data-figure="sweep">
+            <figure class="chart" data-figure="#{figure}">
             #{Svg.svg(WIDTH, HEIGHT, parts, title: title, css: "plot")}
             #{Html.legend(plot.series.keys, styles)}
             <figcaption>#{Svg.esc(plot.label)} per runtime at each value of #{Svg.esc(plot.param)} (medians; shaded: 95% interval of the median, drawn from 6 batches on; #{axis.log ? "log" : "linear"} scale).</figcaption>
