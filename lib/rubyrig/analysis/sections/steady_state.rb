@@ -72,6 +72,7 @@ module Rubyrig
         end
 
         def seconds_text(settle)
+          return "too few iterations (#{Analysis::SteadyState::MIN_SERIES} a batch)" if settle.batches.zero?
           return "not reached" unless settle.seconds
           format("%.3g s [%.3g, %.3g]", settle.seconds, *settle.seconds_range)
         end
