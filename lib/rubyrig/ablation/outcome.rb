@@ -58,7 +58,7 @@ module Rubyrig
         return nil unless word == UNDECIDED
         return share.reason unless share.defined?
         batches = Share.batches_to_decide(difference, comparison, [0.0, CLOSES_SHARE], power: ADVICE_POWER)
-        return "the run's own interval of the gap is too wide for the share to be decided: a run with more batches would" if batches.nil?
+        return "the run's own interval of the gap is too wide: a run with more batches would decide it" if batches.nil?
         return "more than #{Share::BATCHES_CAP} batches per runtime would be needed" if batches.infinite?
         "about #{batches} batches per runtime (this follow-up has #{[comparison.n, comparison.baseline_n].compact.min}) would decide it in " \
           "#{(ADVICE_POWER * 100).round}% of reruns if the share and spreads hold (`rubyrig why --batches #{batches}` after removing this follow-up's directory)"

@@ -31,6 +31,7 @@ module Rubyrig
           comparisons = rows.drop(1).map { |r| r["ratio"] }
           notes = [Section.method_line(comparisons, difference["reference"])].compact +
             answer.fetch("rows").map { |r| r["why"] }.uniq.map { |why| "tried: #{why}" } +
+            answer.fetch("rows").select { |r| r["advice"] }.map { |r| "#{r["at"] || r["switch"]}, the share is not decided: #{r["advice"]}" } +
             answer.fetch("skipped", []).map { |s| "skipped #{s["switch"]}: #{s["reason"]}" } +
             ["Reproduce: #{command} (each follow-up is an ordinary run: rubyrig report renders it, rubyrig run --resume completes it)"]
           Section.table(name: "why_ablation", title: "Why: #{title(difference)}", description: answer["line"], columns: COLUMNS,
@@ -46,7 +47,7 @@ module Rubyrig
 
         def row(r, d)
           c = comparison(r, d["reference"], runtime: d["runtime"], metric: d["metric"])
-          outcome = r["ratio"].nil? ? "#{r["outcome"]}: #{r["reason"]}" : [r["outcome"], r["advice"]].compact.join(": ")
+          outcome = r["ratio"].nil? ? "#{r["outcome"]}: #{r["reason"]}" : r["outcome"]
           {"switch" => r["switch"], "point" => r["point"] || {}, "ratio" => c, "verdict" => c, "share" => share(r), "outcome" => outcome,
            "run" => r["dir"].to_s, "metric" => d["metric"]}
         end

@@ -20,7 +20,7 @@ class AblationsSectionTest < Minitest::Test
              "margin" => 0.02, "n" => 5, "baseline_n" => 5, "df" => 7.9, "share" => 0.998, "share_ci" => [0.974, 1.021],
              "share_confidence" => 0.95, "share_df" => 9.6, "share_reason" => nil, "outcome" => "closes the gap", "advice" => nil, "dir" => "why/fast-vs-base-w-n-1/concurrency-threads"},
       {"switch" => "+jemalloc on fast", "name" => "jemalloc", "point" => {}, "why" => "w", "ratio" => nil, "ci" => nil, "verdict" => nil,
-       "reason" => "the follow-up could not run: no libjemalloc", "share" => nil, "share_ci" => nil, "share_reason" => "the follow-up gave no ratio", "outcome" => "not measured", "dir" => "why/fast-vs-base-w-n-1/jemalloc"}]
+       "reason" => "the follow-up could not run: no libjemalloc", "advice" => nil, "share" => nil, "share_ci" => nil, "share_reason" => "the follow-up gave no ratio", "outcome" => "not measured", "dir" => "why/fast-vs-base-w-n-1/jemalloc"}]
     {"command_line" => %w[rubyrig why results/run --budget 5m],
      "answers" => [{"difference" => difference, "line" => LINE, "rows" => rows, "skipped" => [{"switch" => "+mn", "name" => "mn", "reason" => "needs about 20s, 5s of the budget left"}]}]}
   end
@@ -50,6 +50,15 @@ class AblationsSectionTest < Minitest::Test
     assert_equal record, JSON.parse(Rubyrig::Reporters::Json.new(r).render)["why_ablations"]
     rows = CSV.parse(Rubyrig::Reporters::Csv.new(r).render, headers: true).select { |row| row["section"] == "why_ablation" }
     assert_equal 3, rows.size
+  end
+
+  def test_what_would_decide_a_share_is_a_note
+    with = record
+    row = with.dig("answers", 0, "rows", 0).merge("outcome" => "does not decide", "advice" => "about 12 batches per runtime would decide it")
+    with["answers"][0]["rows"] = [row]
+    table = report(with: with).sections.find { |s| s.name == "why_ablations" }.tables.first
+    assert_equal ["", "does not decide"], table.rows.map { |r| r["outcome"] }
+    assert_includes table.notes, "at threads=1, the share is not decided: about 12 batches per runtime would decide it"
   end
 
   def test_no_section_before_rubyrig_why_ran
