@@ -19,7 +19,7 @@ module Rubyrig
         compare    run a workload under several runtimes from the command line
         run        run an experiment file, or resume an interrupted run (--resume DIR)
         report     render the report of a finished or partial run again
-        why        rerun each decided difference with one factor switched at a time, and say which closes the gap
+        why        rerun each decided difference with one factor switched at a time: how much of the gap each removes
         merge      merge the shards of a run (rubyrig run --shard K/N) into one run and report it
         deploy     print a Kubernetes Job or GitHub Actions workflow that runs an experiment in shards
         runtimes   list the Ruby interpreters rubyrig can find

@@ -15,10 +15,11 @@ module Rubyrig
         threads, processes or concurrency down to 1 (through the powers of two between), the kind's
         other settings (http: keepalive against close), +mn where the interpreter has it (CRuby 3.3+),
         pinned to one CPU against spread, a larger GC heap, YJIT off (or on), a %<mib>d MiB YJIT code
-        region, +jemalloc. Each follow-up is an ordinary run in RESULTS_DIR/%<dir>s/. The answer says
-        which switch closes the gap (the ratio becomes equivalent, or is no longer decided and clear of
-        the gap measured) and which leaves it. Running it again resumes an interrupted follow-up and
-        reuses the finished ones.
+        region, +jemalloc. Each follow-up is an ordinary run in RESULTS_DIR/%<dir>s/. The answer gives
+        the share of the gap each switch removes (1 - log ratio / log ratio of the run) with an
+        interval that carries both runs' uncertainty, and says a switch closes the gap only when its
+        follow-up shows no gap and the share is decided to be at least 50%. Running it again resumes
+        an interrupted follow-up and reuses the finished ones.
 
         The larger GC heap replaces every RUBY_GC_* variable of both runtimes with:
         %<gc>s
