@@ -18,7 +18,7 @@ module Rubyrig
         region, +jemalloc. Each follow-up is an ordinary run in RESULTS_DIR/%<dir>s/. The answer gives
         the share of the gap each switch removes (1 - log ratio / log ratio of the run) with an
         interval that carries both runs' uncertainty, and says a switch closes the gap only when its
-        follow-up shows no gap and the share is decided to be at least 50%. Running it again resumes
+        follow-up shows no gap and the share is decided to be at least 50%%. Running it again resumes
         an interrupted follow-up and reuses the finished ones.
 
         The larger GC heap replaces every RUBY_GC_* variable of both runtimes with:
