@@ -1,7 +1,8 @@
 # Real Puma and wrk, one runtime's app failing: the same app under two labels, one of which answers every
 # 20th request with 500 (below max_error_rate, so its batches are ok with errors). The errors are 0 in
-# every baseline batch, so they "appeared": the verdict and the counts per batch are in the terminal
-# report, Markdown, HTML, JSON and CSV, and any --fail-if gate exits 3 on them.
+# every baseline batch and present in all 4 of the other's, which Fisher's test decides (p = 0.029), so
+# they "appeared": the verdict and the counts per batch are in the terminal report, Markdown, HTML, JSON
+# and CSV, and any --fail-if gate exits 3 on them.
 require "test_helper"
 require "json"
 require "csv"
@@ -29,14 +30,15 @@ class HttpAppearedTest < Minitest::Test
           duration_s: 1
           warmup_s: 0
           max_error_rate: 0.2
-      batches: 2
+      batches: 4
     YAML
     out = ->(ext) { File.join(dir, "report.#{ext}") }
     status, stdout, err = run_cli("run", exp, "--results", File.join(dir, "run"), "--fail-if", "slower:50%",
       "--export-json", out.call("json"), "--export-csv", out.call("csv"), "--export-markdown", out.call("md"),
       "--export-html", out.call("html"))
     assert_equal 3, status, err
-    counts = /(\d+) per batch \(2 of 2 batches had any\) here against 0 in all 2 batches on the baseline \(Fisher's exact test on batches with any: p=0\.333\)/
+    # Markdown escapes the interval's brackets.
+    counts = /(\d+) per batch \(4 of 4 batches had any\) here against 0 in all 4 batches on the baseline \(Fisher's exact test on batches with any: p=0\.029; odds ratio of a batch with any \\?\[1\.34, inf\\?\]\)/
     assert_match(/^rubyrig: --fail-if appeared \(errors fail any gate\): failing \| \S+shop\S*: non-2xx\/3xx responses appeared against healthy \(#{counts}\)$/, err)
 
     line = "failing | #{File.join(dir, "shop", "config.ru")}: non-2xx/3xx responses appeared against healthy: "
@@ -48,7 +50,8 @@ class HttpAppearedTest < Minitest::Test
     assert_equal "appeared", json["verdict"]
     assert_equal "Fisher's exact test on batches with any", json["method_name"]
     appearance = json["appearance"]
-    assert_equal [0, 2, 2, 2], appearance.values_at("base_batches_with", "other_batches_with", "base_n", "other_n")
+    assert_equal [0, 4, 4, 4], appearance.values_at("base_batches_with", "other_batches_with", "base_n", "other_n")
+    assert_equal [1.34, nil], [appearance["odds_ci"].first.round(2), appearance["odds_ci"].last]
     assert_equal 0.0, appearance["base_per_batch"]
     assert_operator appearance["other_per_batch"], :>, 0
 

@@ -1,7 +1,9 @@
 # The CI gate of --fail-if: which comparisons of a finished report meet a failing condition (a primary
 # metric slower; slower by more than a share; inconclusive, which includes not compared; a metric that
-# appeared from zero), each as a line that says why. Any gate also fails when an error count appeared:
-# a runtime under which the app starts failing is never a pass. Pure: reads the report.
+# appeared from zero, decided), each as a line that says why. Any gate also fails when an error count
+# appeared or rose, decided: a runtime under which the app starts failing is never a pass. A metric seen
+# on one side only but not decided (Appearance) fails nothing: errors in a few batches of both sides
+# would otherwise fail A/A runs far more often than alpha. Pure: reads the report.
 module Rubyrig
   class Analysis
     module Gate
@@ -34,11 +36,16 @@ module Rubyrig
         slow + appeared(report, conditions)
       end
 
-      # Metrics that appeared from zero: the error counts under any gate, others when named.
+      # Metrics that appeared from zero (decided): the error counts under any gate, others when named; and
+      # error counts that rose, decided, under any gate.
       def appeared(report, conditions)
         named = conditions.select { |c| c.kind == "appeared" && c.metric }.to_h { |c| [c.metric, c.text] }
-        report.comparisons.select { |c| c.verdict == Verdict::APPEARED }.filter_map do |c|
-          text = named[c.metric] || ("appeared (errors fail any gate)" if ERROR_METRICS.include?(c.metric))
+        report.comparisons.filter_map do |c|
+          errors = ERROR_METRICS.include?(c.metric)
+          text = case c.verdict
+          when Verdict::APPEARED then named[c.metric] || ("appeared (errors fail any gate)" if errors)
+          when Verdict::HIGHER then "rose (errors fail any gate)" if errors
+          end
           "--fail-if #{text}: #{describe(c)}" if text
         end
       end

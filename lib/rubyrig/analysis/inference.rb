@@ -93,14 +93,15 @@ module Rubyrig
       def family(contrasts, alpha: 0.05, margin: Experiment::Decision::DEFAULT_EQUIVALENCE, looks: 1, count: false, appear: false)
         validate(contrasts, alpha, margin, looks)
         prepared = contrasts.map { |c| [c, appear && Appearance.of(c[:base], c[:other]), refusal(c)] }
-        m = prepared.count { |_, appeared, refused| !appeared && refused.nil? }
-        prepared.map do |contrast, appeared, refused|
-          paired = paired?(contrast)
+        m = prepared.count { |_, counts, refused| counts || refused.nil? }
+        prepared.map do |contrast, counts, refused|
+          paired = !counts && paired?(contrast)
           hosts = Strata.several?(contrast) ? Strata.parts(contrast).map(&:host).size : 1
           common = {n: contrast[:other].size, baseline_n: contrast[:base].size, method: method_name(m, looks, hosts, paired: paired),
                     labels: contrast.except(*DATA_KEYS).freeze, paired: paired, caveats: [].freeze}
-          if appeared
-            Result.new(**common.merge(method: Appearance::METHOD), **Appearance.result(appeared)).freeze
+          if counts
+            Result.new(**common.merge(method: method_name(m, looks, name: Appearance::METHOD)),
+              **Appearance.result(counts, alpha / (m * looks), m * looks)).freeze
           elsif refused
             Result.new(decision: :refused, reason: refused, **common).freeze
           else
@@ -143,9 +144,8 @@ module Rubyrig
         "no host has #{MIN_BATCHES} ok batches on each side; batches from several hosts are compared within each host"
       end
 
-      def method_name(m, looks, hosts = 1, paired: false)
+      def method_name(m, looks, hosts = 1, paired: false, name: paired ? PAIRED_METHOD : METHOD)
         parts = []
-        name = paired ? PAIRED_METHOD : METHOD
         within = (hosts > 1) ? "#{name} within each of #{hosts} hosts, combined" : name
         parts << "#{m} comparisons" if m > 1
         parts << "#{looks} looks" if looks > 1

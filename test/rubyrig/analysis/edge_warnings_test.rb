@@ -52,21 +52,53 @@ class EdgeWarningsTest < Minitest::Test
     assert_match(/\A5 of 5 cells have batches far from the others on their primary metric \(1\.99x to 2\.39x the median, most in e \| /, lines.first)
   end
 
-  def test_errors_that_appear_have_a_verdict_a_warning_and_fail_any_gate
-    errors = ->(runtime, n) { {"error_count" => (runtime == "fast" && n.odd?) ? 4.0 : 0.0, "gc_major_count" => (runtime == "fast") ? 1.0 : 0.0} }
+  def test_errors_that_appear_in_every_batch_have_a_verdict_a_warning_and_fail_any_gate
+    errors = ->(runtime, n) { {"error_count" => (runtime == "fast") ? 3.0 + n : 0.0, "gc_major_count" => (runtime == "fast") ? 1.0 : 0.0} }
     r = report(steady, extra: errors)
     c = r.comparison(*FAST, "error_count")
     assert_equal "appeared", c.verdict
-    assert_equal 3, c.appearance.other_batches_with
-    assert_includes r.warnings, "fast | builtin:nbody | n=1: errors appeared against base: 2.4 per batch (3 of 5 batches had any) here " \
-      "against 0 in all 5 batches on the baseline (Fisher's exact test on batches with any: p=0.167)"
+    assert_equal 5, c.appearance.other_batches_with
+    assert_includes r.warnings, "fast | builtin:nbody | n=1: errors appeared against base: 6 per batch (5 of 5 batches had any) here " \
+      "against 0 in all 5 batches on the baseline (Fisher's exact test on batches with any: p=0.008; odds ratio of a batch with any [2.3, inf])"
     lines = Gate.failures(r, [Gate.parse("slower")])
     assert_equal 1, lines.size
-    assert_match(/\A--fail-if appeared \(errors fail any gate\): fast \| builtin:nbody \| n=1: errors appeared against base \(2\.4 per batch/, lines.first)
+    assert_match(/\A--fail-if appeared \(errors fail any gate\): fast \| builtin:nbody \| n=1: errors appeared against base \(6 per batch/, lines.first)
     assert_empty Gate.failures(r, []), "no gate, no failure"
     named = Gate.failures(r, [Gate.parse("appeared:gc_major_count")])
     assert_equal 2, named.size
     assert_match(/\A--fail-if appeared:gc_major_count: fast .*major GCs appeared against base/, named.last)
+  end
+
+  # Errors in 3 of 5 batches against none: Fisher's p = 0.167, which a run with errors in a few batches
+  # of both sides reaches by chance; the report shows it, the gate does not fail on it.
+  def test_errors_seen_on_one_side_but_not_decided_are_shown_and_fail_no_gate
+    errors = ->(runtime, n) { {"error_count" => (runtime == "fast" && n.odd?) ? 4.0 : 0.0} }
+    r = report(steady, extra: errors)
+    c = r.comparison(*FAST, "error_count")
+    assert_equal "inconclusive", c.verdict
+    assert_includes r.warnings, "fast | builtin:nbody | n=1: errors inconclusive against base: seen on one side only, not decided: " \
+      "2.4 per batch (3 of 5 batches had any) here against 0 in all 5 batches on the baseline (Fisher's exact test on batches " \
+      "with any: p=0.167; odds ratio of a batch with any [0.493, inf])"
+    assert_empty Gate.failures(r, [Gate.parse("slower"), Gate.parse("appeared:error_count")])
+  end
+
+  # Errors on both sides, in 1 of 30 baseline batches and 14 of 30 here: a rate comparison, not "not
+  # compared", and a decided rise fails any gate.
+  def test_errors_on_both_sides_are_compared_and_a_decided_rise_fails_any_gate
+    meta = synthetic_meta(batches: 30)
+    values = {"base" => [10.0] * 30, "fast" => [12.0] * 30}
+    trials = synthetic_trials(meta, values).map do |t|
+      bad = (t.runtime == "base") ? t.batch == 7 : t.batch.odd? && t.batch < 29
+      Rubyrig::Results::Trial.new(**t.to_h, round: t.batch, metrics: t.metrics.merge("error_count" => bad ? 5.0 : 0.0))
+    end
+    r = Rubyrig::Analysis.new.analyze(meta: meta, trials: trials)
+    c = r.comparison(*FAST, "error_count")
+    assert_equal "higher", c.verdict
+    assert_equal [1, 14], [c.appearance.base_batches_with, c.appearance.other_batches_with]
+    assert_operator c.p_adjusted, :<, 0.05
+    lines = Gate.failures(r, [Gate.parse("slower:50%")])
+    assert_equal 1, lines.size
+    assert_match(/\A--fail-if rose \(errors fail any gate\): fast \| builtin:nbody \| n=1: errors higher against base \(2\.33 per batch \(14 of 30/, lines.first)
   end
 
   def test_a_bad_condition_names_every_form

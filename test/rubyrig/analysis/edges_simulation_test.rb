@@ -31,12 +31,16 @@ class EdgesSimulationTest < Minitest::Test
     assert_operator rate, :>=, limit, format("%s: %.4f is below %.2f - 2 SE (%.4f)", label, rate, bound, limit)
   end
 
+  # Welch's df capped at the smaller side's n - 1 (Hsu) is conservative by construction, and here, where
+  # the small side carries most of the variance, far below the level (0.5% at 10 vs 3 in
+  # bench/statistics-simulation): the bound is 2.5%, which Satterthwaite's df without the cap exceeds
+  # (6.5% at 10 vs 3), so this fails when the cap is lost.
   def test_unequal_batch_counts_keep_a_over_a_false_positives_at_their_level
     [[10, 3], [30, 2]].each_with_index do |(n_base, n_other), i|
       d = design(n_base, n_other)
       label = "#{n_base} vs #{n_other}"
-      welch = E.rates(d, draws: 600, seed: 100 + i, paired: false)
-      assert_at_most 0.05, welch.claim_rate, welch.draws, "#{label}, Welch with the capped df"
+      welch = E.rates(d, draws: 1000, seed: 100 + i, paired: false)
+      assert_at_most 0.025, welch.claim_rate, welch.draws, "#{label}, Welch with the capped df (Hsu: conservative)"
       welch7 = E.rates(d, draws: 1000, seed: 110 + i, paired: false, looks: 7)
       assert_at_most SEVEN_LOOKS, welch7.claim_rate, welch7.draws, "#{label}, Welch, 7 looks"
       paired = E.rates(d, draws: 1500, seed: 120 + i, paired: true)

@@ -64,24 +64,57 @@ class EdgesTest < Minitest::Test
     assert_equal :equivalent, Inference.family([{base: [100.0] * 2, other: [100.0] * 2}]).first.decision
   end
 
-  def test_a_metric_that_is_zero_on_one_side_appears_or_disappears
-    family = Inference.family([{base: [0.0, 0.0, 0.0], other: [12.0, 0.0, 30.0]}, {base: [4.0, 2.0], other: [0.0, 0.0]},
+  def test_a_metric_that_is_zero_on_one_side_appears_or_disappears_when_fisher_decides_it
+    family = Inference.family([{base: [0.0, 0.0, 0.0], other: [12.0, 0.0, 30.0]}, {base: [4.0] * 5, other: [0.0] * 5},
       {base: [0.0, 0.0], other: [0.0, 0.0]}, {base: [1.0, 1.2, 0.9], other: [1.1, 1.0, 1.3]}], appear: true)
-    appeared, disappeared, none, plain = family
-    assert_equal :appeared, appeared.decision
-    assert_equal [0.0, 14.0, 0, 2, 3, 3], appeared.appearance.to_h.values_at(:base_per_batch, :other_per_batch,
+    seen, disappeared, none, plain = family
+    assert_equal :inconclusive, seen.decision
+    assert_equal [0.0, 14.0, 0, 2, 3, 3], seen.appearance.to_h.values_at(:base_per_batch, :other_per_batch,
       :base_batches_with, :other_batches_with, :base_n, :other_n)
-    # Fisher: 2 of 3 against 0 of 3 batches had any; tables as extreme: 0 and 2 of the 2 with any in one
-    # side, each C(3,2) / C(6,2) = 3 / 15.
-    assert_in_delta 0.4, appeared.p_value, 1e-12
-    assert_equal "14 per batch (2 of 3 batches had any) here against 0 in all 3 batches on the baseline " \
-      "(Fisher's exact test on batches with any: p=0.400)", appeared.reason
-    assert_nil appeared.ci
-    assert_equal "Fisher's exact test on batches with any", appeared.method
+    # Fisher: 2 of 3 against 0 of 3 batches had any; the tail as extreme: both of the 2 with any on this
+    # side, C(3,2) / C(6,2) = 3 / 15, doubled.
+    assert_in_delta 0.4, seen.p_value, 1e-12
+    assert_in_delta 1.0, seen.p_adjusted, 1e-12
+    assert_match(/\Aseen on one side only, not decided: 14 per batch \(2 of 3 batches had any\) here against 0 in all 3 batches on the baseline \(Fisher's exact test on batches with any: p=0\.400, needs below 0\.0167 after the correction over 3; odds ratio of a batch with any \[0\.105, inf\]\)\z/, seen.reason)
+    assert_nil seen.ci
+    assert_equal "Fisher's exact test on batches with any, Bonferroni over 3 comparisons", seen.method
+    # 0 of 5 against 5 of 5: 2 / C(10,5) = 0.0079, below 0.05 / 3.
     assert_equal :disappeared, disappeared.decision
+    assert_in_delta 2.0 / 252, disappeared.p_value, 1e-12
+    lo, hi = disappeared.appearance.odds_ci
+    assert_equal 0.0, lo
+    assert_operator hi, :<, 1.0
     assert_equal :refused, none.decision
     assert_equal "0 in every batch on both sides: no ratio to compare", none.reason
-    assert_equal "Welch t on log values", plain.method, "appearances are not among the comparisons corrected for"
+    assert_equal "Welch t on log values, Bonferroni over 3 comparisons", plain.method, "batches with any are tested, so they count in m"
     assert_equal :refused, Inference.family([{base: [0.0, 0.0], other: [3.0, 4.0]}]).first.decision, "speed metrics do not appear"
+  end
+
+  # The odds ratio's interval inverts the test exactly: it excludes 1 when p < alpha and not otherwise,
+  # at every table of 6 against 6 batches.
+  def test_the_interval_of_batches_with_any_is_the_test
+    (0..6).to_a.product((0..6).to_a).each do |a, b|
+      next if a.zero? && b.zero?
+      base = [1.0] * b + [0.0] * (6 - b)
+      other = [1.0] * a + [0.0] * (6 - a)
+      next if (base + other).none?(&:zero?)
+      r = Inference.family([{base: base, other: other}], appear: true).first
+      lo, hi = r.appearance.odds_ci
+      excludes = lo > 1.0 || (!hi.nil? && hi < 1.0)
+      assert_equal r.p_value < 0.05, excludes, "#{a} of 6 against #{b} of 6: p=#{r.p_value}, [#{lo}, #{hi}]"
+      assert_equal r.p_value < 0.05, r.decision != :inconclusive, "#{a} of 6 against #{b} of 6"
+    end
+  end
+
+  def test_errors_on_both_sides_are_compared_on_batches_with_any
+    rise = Inference.family([{base: [3.0] + [0.0] * 29, other: [2.0, 0.0] * 15}], appear: true).first
+    assert_equal :higher, rise.decision
+    assert_in_delta Rubyrig::Analysis::Appearance.fisher(15, 30, 1, 30), rise.p_value, 1e-15
+    assert_nil rise.reason[/not decided/]
+    fall = Inference.family([{base: [2.0, 0.0] * 15, other: [3.0] + [0.0] * 29}], appear: true).first
+    assert_equal :lower, fall.decision
+    same = Inference.family([{base: [0.0, 1.0] * 5, other: [1.0, 0.0] * 5}], appear: true).first
+    assert_equal :inconclusive, same.decision
+    assert_match(/\Aseen on both sides, not decided: /, same.reason)
   end
 end
