@@ -61,7 +61,7 @@ module SupportEdgesSimulation
     draws.times do
       contrast = design.draw(rng)
       contrast = contrast.slice(:base, :other) unless paired
-      r = Inference.family([contrast], alpha: alpha, margin: margin, looks: looks, count: count).first
+      r = Inference.family([contrast], alpha: alpha, margin: margin, looks: looks, count: count, pairing: paired ? :always : :design).first
       tally(rates, r, design.ratio)
     end
     rates.freeze

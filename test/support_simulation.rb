@@ -184,7 +184,7 @@ module SupportSimulation
     draws.times do
       base = noise.draw(rng, n, 1.0)
       contrasts = ratios.map { |r| {base: base, other: other_noise.draw(rng, n, r), **rounds} }
-      results = Inference.family(contrasts, alpha: alpha, margin: margin)
+      results = Inference.family(contrasts, alpha: alpha, margin: margin, pairing: paired ? :always : :design)
       count(tally, ratios, results)
       tally.batches += n
       tally.stops[n] += 1

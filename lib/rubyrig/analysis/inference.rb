@@ -17,10 +17,12 @@
 #   interval lies above / below 1.0; otherwise :inconclusive, with the number of
 #   further batches per runtime that would likely decide it; :refused when there is nothing valid to
 #   test (fewer than 2 batches on a side, or a value that is not a positive finite number).
-# - Paired by round (Pairing): when every batch names its round and at least 2 rounds hold both cells,
-#   d is the mean of the paired log ratios log(other_r) - log(base_r), se their sd / sqrt(pairs), on
-#   pairs - 1 df. Batches without a partner are left out. Otherwise Welch, as above; with unequal batch
-#   counts its df is capped at min(n_base, n_other) - 1 (Hsu's conservative df).
+# - Paired by round (Pairing): when every batch names its round, at least 2 rounds hold both cells and
+#   the design says pairing pays for the degrees of freedom it costs (Pairing.worth?, a rule on batch
+#   counts and the corrected level, never on the values), d is the mean of the paired log ratios
+#   log(other_r) - log(base_r), se their sd / sqrt(pairs), on pairs - 1 df. Batches without a partner
+#   are left out. Otherwise Welch, as above; with unequal batch counts its df is capped at
+#   min(n_base, n_other) - 1 (Hsu's conservative df).
 # - Counts (count: true, whole-number values): each side's log variance is at least that of a count
 #   moving by one unit, (log(1 + 1/min) / 2)^2, so that 1, 1 against 2, 2 is not a certainty.
 # - Zero spread (CV 0%, e.g. sizes that never vary): different values are :higher / :lower with p = 0
@@ -88,14 +90,17 @@ module Rubyrig
 
       module_function
 
-      # count: the values are counts (a one-unit floor on their spread); appear: a side that is 0 in
-      # every batch gets :appeared / :disappeared instead of a refusal.
-      def family(contrasts, alpha: 0.05, margin: Experiment::Decision::DEFAULT_EQUIVALENCE, looks: 1, count: false, appear: false)
+      # count: the values are counts (a one-unit floor on their spread); appear: a metric with zeros is
+      # compared on its batches with any (Appearance) instead of refused; pairing: :design pairs by round
+      # where the design says it pays (Pairing.worth?), :always wherever the rounds allow (simulations
+      # of the paired test alone).
+      def family(contrasts, alpha: 0.05, margin: Experiment::Decision::DEFAULT_EQUIVALENCE, looks: 1, count: false, appear: false,
+        pairing: :design)
         validate(contrasts, alpha, margin, looks)
         prepared = contrasts.map { |c| [c, appear && Appearance.of(c[:base], c[:other]), refusal(c)] }
         m = prepared.count { |_, counts, refused| counts || refused.nil? }
         prepared.map do |contrast, counts, refused|
-          paired = !counts && paired?(contrast)
+          paired = !counts && paired?(contrast, (pairing == :always) ? nil : alpha / (m * looks))
           hosts = Strata.several?(contrast) ? Strata.parts(contrast).map(&:host).size : 1
           common = {n: contrast[:other].size, baseline_n: contrast[:base].size, method: method_name(m, looks, hosts, paired: paired),
                     labels: contrast.except(*DATA_KEYS).freeze, paired: paired, caveats: [].freeze}
@@ -105,16 +110,18 @@ module Rubyrig
           elsif refused
             Result.new(decision: :refused, reason: refused, **common).freeze
           else
-            Result.new(**common, **infer(contrast, alpha, m * looks, margin, count)).freeze
+            Result.new(**common, **infer(contrast, alpha, m * looks, margin, count, paired)).freeze
           end
         end
       end
 
-      # True when the contrast is paired by round: every batch names its round, and at least
-      # MIN_BATCHES rounds (on one host) hold both cells.
-      def paired?(contrast)
+      # True when the contrast is paired by round: every batch names its round, at least MIN_BATCHES
+      # rounds (on one host) hold both cells, and, tested at each_alpha (nil: whenever possible), the
+      # design says pairing pays for its degrees of freedom (Pairing.worth?).
+      def paired?(contrast, each_alpha = nil)
         contrast[:base].all? { |v| positive?(v) } && contrast[:other].all? { |v| positive?(v) } &&
-          Pairing.possible?(contrast) && Pairing.log_ratios(contrast).values.any? { |list| list.size >= MIN_BATCHES }
+          Pairing.possible?(contrast) && Pairing.log_ratios(contrast).values.any? { |list| list.size >= MIN_BATCHES } &&
+          (each_alpha.nil? || Pairing.worth?(contrast, each_alpha))
       end
 
       def positive?(value) = value.is_a?(Numeric) && value.finite? && value > 0
@@ -177,14 +184,14 @@ module Rubyrig
 
       # The estimate and its variance components: within each host (one or several), paired by round
       # or not.
-      def design(contrast, each_alpha, count)
+      def design(contrast, each_alpha, count, paired)
         floor = count ? method(:quantum_variance) : ->(_) { 0.0 }
-        Strata.design(contrast, each_alpha, paired: paired?(contrast), floor: floor)
+        Strata.design(contrast, each_alpha, paired: paired, floor: floor)
       end
 
-      def infer(contrast, alpha, tests, margin, count)
+      def infer(contrast, alpha, tests, margin, count, paired)
         each_alpha = alpha / tests
-        design = design(contrast, each_alpha, count)
+        design = design(contrast, each_alpha, count, paired)
         d = design.log_ratio
         parts = design.components.map { |c| [c.share, c.n - 1] }
         se = Math.sqrt(parts.sum(0.0, &:first))

@@ -190,14 +190,18 @@ module Rubyrig
       end
 
       # When many runtimes (and looks) share few batches, the corrected interval needs a large t: say so
-      # once per primary metric, with the batch count that would bring it down.
+      # once per primary metric, with the batch count that would bring it down. The t is that of the
+      # degrees of freedom each comparison used (pairs - 1 when paired by round, Welch's otherwise).
       def strict_corrections
         @report.comparisons.select { |c| c.metric == @report.primary_metric(c.workload) && c.confidence }
           .group_by { |c| [c.workload, c.confidence] }.filter_map do |(workload, confidence), list|
+            q = 1 - (1 - confidence) / 2
             n = list.map { |c| [c.n, c.baseline_n].min }.min
-            t = Stats.t_quantile(1 - (1 - confidence) / 2, 2 * n - 2)
+            t = list.map { |c| Stats.t_quantile(q, c.df || 2 * n - 2) }.max
             next if t <= HIGH_CRITICAL_T
-            enough = (n..200).find { |k| Stats.t_quantile(1 - (1 - confidence) / 2, 2 * k - 2) <= HIGH_CRITICAL_T }
+            paired = list.any?(&:paired)
+            most = list.map { |c| [c.n, c.baseline_n].max }.max
+            enough = (most..200).find { |k| Stats.t_quantile(q, paired ? k - 1 : 2 * k - 2) <= HIGH_CRITICAL_T }
             format("%s: with %d batches per cell and a %.2f%% interval (%s), a difference must be %.1f standard errors from 1.0 " \
               "to be called, so only large changes can be; --batches %s brings that under %.0f",
               workload, n, confidence * 100, list.first.method_name, t, enough || "200+", HIGH_CRITICAL_T)

@@ -21,9 +21,16 @@ class EdgeWarningsTest < Minitest::Test
 
   def steady = {"base" => [10.0, 10.1, 9.9, 10.05, 9.95], "fast" => [12.0, 12.1, 11.9, 12.05, 11.95]}
 
-  def test_trials_with_rounds_are_paired_and_the_method_says_so
-    c = report(steady).comparison(*FAST, "iterations_per_s")
+  # At 5 batches a side pairing costs more degrees of freedom than the round correlation it assumes
+  # buys back (Pairing.worth?), so the trials' rounds are not used; from 8 they are.
+  def test_trials_with_rounds_are_paired_where_the_design_says_it_pays_and_the_method_says_so
+    refute report(steady).comparison(*FAST, "iterations_per_s").paired
+    meta = synthetic_meta(batches: 8)
+    trials = synthetic_trials(meta, ->(runtime, _params, n) { ((runtime == "fast") ? 12.0 : 10.0) + 0.01 * (n % 3) })
+    r = Rubyrig::Analysis.new.analyze(meta: meta, trials: trials.map { |t| Rubyrig::Results::Trial.new(**t.to_h, round: t.batch) })
+    c = r.comparison(*FAST, "iterations_per_s")
     assert c.paired
+    assert_equal 7, c.df
     assert_equal "t on round-paired log ratios", c.method_name
     refute report(steady, rounds: false).comparison(*FAST, "iterations_per_s").paired
   end
@@ -34,6 +41,16 @@ class EdgeWarningsTest < Minitest::Test
     assert_equal [:unequal], r.comparison(*FAST, "iterations_per_s").caveats
     assert_includes r.warnings, "unequal batch counts: Welch's df is capped at the smaller side's n - 1 (conservative): " \
       "fast | builtin:nbody | n=1 iterations/s; fast | builtin:nbody | n=1 peak RSS"
+  end
+
+  # Two failed batches without rounds: Welch's df is capped at 2, so the 95% interval needs t = 4.30,
+  # though 3 batches a side would give 2.78 on Welch's usual 4 df (which the warning used to assume).
+  def test_the_strict_correction_warning_uses_the_df_of_the_test
+    r = report(steady, status: {"c1-b4" => "failed", "c1-b5" => "failed"}, rounds: false)
+    assert_equal 2.0, r.comparison(*FAST, "iterations_per_s").df
+    assert_includes r.warnings, "builtin:nbody: with 3 batches per cell and a 95.00% interval (Welch t on log values), a difference " \
+      "must be 4.3 standard errors from 1.0 to be called, so only large changes can be; --batches 5 brings that under 4"
+    assert_empty report(steady, rounds: false).warnings.grep(/standard errors from 1\.0/)
   end
 
   def test_a_batch_far_out_in_the_tail_is_warned_about

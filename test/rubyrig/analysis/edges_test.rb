@@ -1,7 +1,7 @@
 require "test_helper"
 
 # The edges of Inference, case by case: pairs by round (the paired t by hand, Welch when the rounds are
-# unknown or too few pairs), Hsu's df for unequal batch counts, the one-unit floor of counts, constant
+# unknown, too few pairs, or too few for pairing to pay), Hsu's df for unequal batch counts, the one-unit floor of counts, constant
 # values from too few batches, and metrics that appear from zero.
 class EdgesTest < Minitest::Test
   Inference = Rubyrig::Analysis::Inference
@@ -13,7 +13,9 @@ class EdgesTest < Minitest::Test
     # Log ratios per round 0.3, 0.25, 0.35: mean 0.3, sd 0.05, 2 df; the round effects (0, 1, 2) cancel.
     base = exps(0.0, 1.0, 2.0)
     other = exps(0.3, 1.25, 2.35)
-    r = Inference.family([{base: base, other: other, base_rounds: [1, 2, 3], other_rounds: [1, 2, 3]}]).first
+    contrast = {base: base, other: other, base_rounds: [1, 2, 3], other_rounds: [1, 2, 3]}
+    refute Inference.family([contrast]).first.paired, "at 3 batches pairing does not pay for its df (Pairing.worth?)"
+    r = Inference.family([contrast], pairing: :always).first
     assert r.paired
     assert_equal "t on round-paired log ratios", r.method
     assert_in_delta Math.exp(0.3), r.ratio, 1e-12
@@ -28,10 +30,10 @@ class EdgesTest < Minitest::Test
 
   def test_a_batch_without_its_partner_is_left_out_and_too_few_pairs_fall_back_to_welch
     contrast = {base: exps(0.0, 1.0, 2.0, 3.0), other: exps(0.3, 1.25, 2.35), base_rounds: [1, 2, 3, 4], other_rounds: [1, 2, 3]}
-    r = Inference.family([contrast]).first
+    r = Inference.family([contrast], pairing: :always).first
     assert r.paired
     assert_in_delta Math.exp(0.3), r.ratio, 1e-12
-    apart = Inference.family([{base: [1.0, 1.1], other: [1.2, 1.3], base_rounds: [1, 2], other_rounds: [3, 4]}]).first
+    apart = Inference.family([{base: [1.0, 1.1], other: [1.2, 1.3], base_rounds: [1, 2], other_rounds: [3, 4]}], pairing: :always).first
     refute apart.paired
     assert_equal "Welch t on log values", apart.method
   end

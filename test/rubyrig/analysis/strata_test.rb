@@ -68,7 +68,7 @@ class StrataTest < Minitest::Test
     # Each shard numbers its rounds from 1: host and round together name a pair.
     rounds = [1, 2, 3, 1, 2, 3]
     contrast = {base: BASE, other: OTHER, base_hosts: HOSTS, other_hosts: HOSTS, base_rounds: rounds, other_rounds: rounds}
-    result = Inference.family([contrast]).first
+    result = Inference.family([contrast], pairing: :always).first
     assert result.paired
     assert_equal "t on round-paired log ratios within each of 2 hosts, combined", result.method
     per_host = %w[a b].map do |host|
