@@ -28,17 +28,18 @@
 # - Zero spread (CV 0%, e.g. sizes that never vary): different values are :higher / :lower with p = 0
 #   and a point interval when each side has ZERO_SPREAD_MIN batches (pairs), else :inconclusive;
 #   identical values are a ratio of exactly 1.
-# - A metric that is 0 in every batch on one side and not on the other (appear: true, e.g. errors):
-#   :appeared / :disappeared with the counts per batch, the batches that had any and Fisher's exact
-#   test on those (Appearance); not a ratio, so not in m.
+# - A metric with zeros in some batches and not in others (appear: true, e.g. errors): compared on the
+#   batches that had any by Fisher's exact test at the same corrected level, so in m (Appearance):
+#   :appeared / :disappeared when 0 in every batch on one side, :higher / :lower when both sides had
+#   some, :inconclusive when not decided.
 # - Batches from several hosts (a merged sharded run): the host is a block. The contrast is made within
 #   each host and combined with fixed weights, its df by Satterthwaite over every host's variances, and
 #   Cochran's Q tests whether the hosts disagree (Strata has the details); the same decision rule then
 #   applies to the combined interval.
 #
 # API:
-#   Inference.family(contrasts, alpha: 0.05, margin: 0.02, looks: 1, count: false, appear: false)
-#     -> [Result, ...] (input order)
+#   Inference.family(contrasts, alpha: 0.05, margin: 0.02, looks: 1, count: false, appear: false,
+#     pairing: :design) -> [Result, ...] (input order)
 #     contrasts: [{base: [Float, ...], other: [Float, ...], base_hosts: [String, ...], other_hosts: [...],
 #     base_rounds: [Integer, ...], other_rounds: [...], **labels}, ...]; the optional host lists name the
 #     host of each value (a block when there are several), the round lists its round (pairs); every
@@ -51,7 +52,7 @@
 #     baseline_n, df (Welch-Satterthwaite, nil when both sides have zero spread or when refused),
 #     labels (frozen Hash), hosts (nil from one host, else a Strata::Stratum per host), heterogeneity
 #     (nil, or Strata::Heterogeneity), paired (true when paired by round), caveats (CAVEATS keys that
-#     applied), appearance (Appearance::Counts for :appeared / :disappeared), and #decided? (:higher,
+#     applied), appearance (Appearance::Counts for a comparison of batches with any), and #decided? (:higher,
 #     :lower or :equivalent). The member `method` shadows Object#method on results.
 module Rubyrig
   class Analysis
