@@ -185,7 +185,7 @@ module Rubyrig
 
       # The estimate and its variance components: within each host (one or several), paired by round
       # or not.
-      def design(contrast, each_alpha, count, paired)
+      def design(contrast, each_alpha, count, paired = paired?(contrast, each_alpha))
         floor = count ? method(:quantum_variance) : ->(_) { 0.0 }
         Strata.design(contrast, each_alpha, paired: paired, floor: floor)
       end
