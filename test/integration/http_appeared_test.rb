@@ -38,7 +38,7 @@ class HttpAppearedTest < Minitest::Test
       "--export-html", out.call("html"))
     assert_equal 3, status, err
     # Markdown escapes the interval's brackets.
-    counts = /(\d+) per batch \(4 of 4 batches had any\) here against 0 in all 4 batches on the baseline \(Fisher's exact test on batches with any: p=0\.029; odds ratio of a batch with any \\?\[1\.34, inf\\?\]\)/
+    counts = /([\d.]+) per batch \(4 of 4 batches had any\) here against 0 in all 4 batches on the baseline \(Fisher's exact test on batches with any: p=0\.029; odds ratio of a batch with any \\?\[1\.34, inf\\?\]\)/
     assert_match(/^rubyrig: --fail-if appeared \(errors fail any gate\): failing \| \S+shop\S*: non-2xx\/3xx responses appeared against healthy \(#{counts}\)$/, err)
 
     line = "failing | #{File.join(dir, "shop", "config.ru")}: non-2xx/3xx responses appeared against healthy: "
