@@ -11,7 +11,8 @@
 module Rubyrig
   class Analysis
     module FurtherBatches
-      # The share of fresh runs that the estimate is sized to decide.
+      # The share of fresh runs that the estimate is sized to decide, at the ratio and spread measured;
+      # the reason says it (test/rubyrig/analysis/further_batches_simulation_test.rb checks it).
       POWER = 0.8
 
       module_function

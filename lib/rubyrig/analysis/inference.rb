@@ -242,7 +242,8 @@ module Rubyrig
         advice = if more.nil?
           "more than #{BATCHES_CAP} more batches per runtime would be needed"
         else
-          "about #{more} more batch#{"es" unless more == 1} per runtime#{" (spread over the #{hosts} hosts)" if hosts > 1} would decide it"
+          "about #{more} more batch#{"es" unless more == 1} per runtime#{" (spread over the #{hosts} hosts)" if hosts > 1} would decide it " \
+            "#{(FurtherBatches::POWER * 100).round}% of the time if the ratio and spread are as measured"
         end
         [:inconclusive, "#{subject}; #{advice}"]
       end

@@ -96,7 +96,7 @@ class InferenceTest < Minitest::Test
     r = one([100.0, 104.0, 97.0], [101.0, 98.0, 103.0])
     assert_equal :inconclusive, r.decision
     lo, hi = r.ci.map { |x| format("%.3f", x) }
-    assert_match(/\Athe interval \[#{lo}, #{hi}\] includes 1 and is not within ±2%; about \d+ more batches per runtime would decide it\z/, r.reason)
+    assert_match(/\Athe interval \[#{lo}, #{hi}\] includes 1 and is not within ±2%; about \d+ more batches per runtime would decide it 80% of the time if the ratio and spread are as measured\z/, r.reason)
     more = r.reason[/about (\d+) more/, 1].to_i
     assert_operator more, :>=, 1
     wide = one([100.0, 150.0, 70.0], [101.0, 60.0, 160.0])
