@@ -23,7 +23,7 @@ module WhyNumbers
   def formatted(values)
     line = Rubyrig::Analysis::Why::Line
     values.flat_map do |v|
-      [line.ratio_number(v), line.ratio(v), line.percent(v), line.amount(v, "s"), line.amount(v, "B")]
+      [line.ratio_number(v), line.ratio(v), line.percent(v), line.amount(v, "s"), line.amount(v, "B"), *(v.is_a?(Integer) ? [v.to_s] : [])]
     end.to_set
   end
 

@@ -1,6 +1,6 @@
 # The Why section: for each decided difference (Why::Explanation) a table of its components per unit
 # of work (each side's mean, the ratio with the interval decided on and its verdict, the share of the
-# difference with its interval, the factor when named), the one line under it and, in HTML, the bars of
+# difference with its interval, the factor when named or leading), the one line under it and, in HTML, the bars of
 # where the cost went. Its data is the `why` key of summary.json, present (maybe empty) in every report.
 module Rubyrig
   class Analysis
@@ -21,6 +21,7 @@ module Rubyrig
             [:runtime_mean, e.runtime, unit, {runtime: e.runtime}], [:ratio, "ratio", "ratio"], [:verdict, "verdict", "verdict"],
             [:share, "share of the difference", "fraction"]]
           named = e.reasons.to_h { |word, part| [part.name, word] }
+          named[e.leading.last.name] = "#{e.leading.first} (leads, not decided)" if e.leading
           rows = e.parts.map { |p| row(e, p, named[p.name], unit) }
           per = e.unit_word ? "per #{e.unit_word}: " : ""
           Section.table(name: "why", title: "Why · #{e.runtime} against #{e.reference} · #{Section.where(e.comparison.workload, e.comparison.params)}",

@@ -20,11 +20,13 @@ module Rubyrig
           alpha = (1 - comparison.confidence) / components.size
           parts = components.map { |component| part(component, comparison, base, other, alpha) }.freeze
           costs = {comparison.baseline => mean_cost(base, comparison.metric), comparison.runtime => mean_cost(other, comparison.metric)}.freeze
-          reasons = Factors.chosen(parts, comparison, yjit_differs: yjit?(base) != yjit?(other))
+          yjit_differs = yjit?(base) != yjit?(other)
+          reasons = Factors.chosen(parts, yjit_differs: yjit_differs)
+          leading = reasons.empty? ? Factors.leading(parts, yjit_differs: yjit_differs) : nil
           explanation = Explanation.new(cell: cell(comparison.runtime, comparison).key, comparison: comparison,
             unit_word: Components.unit_word(comparison.metric), costs: costs, difference: costs[comparison.runtime] - costs[comparison.baseline],
-            parts: parts, reasons: reasons, factors: reasons.map(&:first).uniq.freeze, neighbours: neighbours(comparison),
-            observations: reasons.empty? ? Factors.observed(parts, comparison) : [].freeze)
+            parts: parts, reasons: reasons, factors: reasons.map(&:first).uniq.freeze, leading: leading, neighbours: neighbours(comparison),
+            observations: (reasons.empty? && leading.nil?) ? Factors.observed(parts, comparison) : [].freeze)
           Explanation.new(**explanation.to_h.merge(line: Line.of(explanation))).freeze
         end
 

@@ -1,20 +1,21 @@
 # Which factors the data decide for one difference, in the vocabulary of docs/why.md (gvl, cpu_user,
-# cpu_sys, context_switches, gc, jit, yjit_code_region, ruby_heap, malloc). An additive component is
-# named when
-# - its comparison is decided to move the way the cost moved (higher or appeared for a costlier
-#   runtime, lower or disappeared for a cheaper one),
-# - it accounts for at least MIN_COST_SHARE of the cost's difference (its share's estimate), and
+# cpu_sys, context_switches, gc, jit, yjit_code_region, ruby_heap, malloc). An additive component is a
+# candidate when
+# - it accounts for at least MIN_COST_SHARE of the cost's difference (its share's estimate, so it
+#   moved the way the cost did), and
 # - its change is at least MIN_SHARE of the measured change: the sum of the absolute differences of
 #   the components that do not hold one another (CPU user, CPU sys and GVL wait; YJIT's code region
-#   and allocations, the Ruby heap and the rest of RSS). On a busy host the wall time per unit also holds the time spent waiting for a
-#   CPU, so a CPU component that causes the whole difference accounts for less than all of the wall
-#   time's; among the measured components it still dominates.
-# CPU user is the catch-all (GC, YJIT compile time and the work of the threads the others waited for
-# all show in it), so it is named only when no more specific component is; between runtimes that
-# differ in YJIT it is named `jit` (user time under YJIT). Context switches are counted, not timed:
-# they never account for a cost, so they are never named; when nothing additive is, those decided to
-# move the way the cost moved are observations the line reports beside "no measured factor". An empty
-# list means no measured factor accounts for the difference.
+#   and allocations, the Ruby heap and the rest of RSS). On a busy host the wall time per unit also
+#   holds the time spent waiting for a CPU, so a CPU component that causes the whole difference
+#   accounts for less than all of the wall time's; among the measured components it still dominates.
+# A candidate is named when its share's interval (Share: Fieller's, at the difference's confidence
+# corrected over the components) lies wholly above 0; a candidate that is not is the one that leads
+# (the largest share), said with about how many batches would decide it. CPU user is the catch-all
+# (GC, YJIT compile time and the work of the threads the others waited for all show in it), so it is
+# named only when no more specific component is, and leads only when no more specific component is a
+# candidate; between runtimes that differ in YJIT it is `jit` (user time under YJIT). Context switches are counted, not timed: they never
+# account for a cost, so they are never named; when no component leads, those decided to move the way
+# the cost moved are observations the line reports beside "no measured factor".
 module Rubyrig
   class Analysis
     module Why
@@ -25,14 +26,17 @@ module Rubyrig
 
         module_function
 
-        # parts: the difference's Parts; comparison: the primary one; yjit_differs: YJIT is on for one
-        # runtime only. Returns [[factor word, Part], ...] of the factors named, frozen.
-        def chosen(parts, comparison, yjit_differs:)
-          measured = parts.select { |p| DISJOINT.include?(p.name) && p.estimate }.sum { |p| p.estimate.difference.abs }
-          decided = parts.select { |p| p.component.additive && decided?(p, comparison, measured) }
-          specific = decided.reject { |p| p.name == CATCH_ALL }
-          list = (specific.empty? ? decided : specific).map { |p| [(p.name == CATCH_ALL && yjit_differs) ? "jit" : p.component.factor, p] }
-          list.map(&:freeze).freeze
+        # parts: the difference's Parts; yjit_differs: YJIT is on for one runtime only. Returns
+        # [[factor word, Part], ...] of the factors named, frozen; empty when none is decided.
+        def chosen(parts, yjit_differs:)
+          decided = candidates(parts).select { |p| p.estimate.positive? }
+          words(preferred(decided), yjit_differs)
+        end
+
+        # The [factor word, Part] that leads when none is named: the candidate with the largest share,
+        # or nil when no component is a candidate (no measured factor accounts for the difference).
+        def leading(parts, yjit_differs:)
+          words([preferred(candidates(parts)).max_by(&:share)].compact, yjit_differs).first
         end
 
         # The counted components (context switches) decided to move the way the cost moved, frozen.
@@ -40,10 +44,22 @@ module Rubyrig
           parts.select { |p| !p.component.additive && moved?(p, comparison) }.freeze
         end
 
-        # measured: the measured change, in the component's unit per unit of work.
-        def decided?(part, comparison, measured)
-          !part.share.nil? && part.share >= MIN_COST_SHARE && part.estimate.difference.abs >= MIN_SHARE * measured &&
-            moved?(part, comparison)
+        # The additive components large enough to account for the difference, decided or not.
+        def candidates(parts)
+          measured = parts.select { |p| DISJOINT.include?(p.name) && p.estimate }.sum { |p| p.estimate.difference.abs }
+          parts.select do |p|
+            p.component.additive && !p.share.nil? && p.share >= MIN_COST_SHARE && p.estimate.difference.abs >= MIN_SHARE * measured
+          end
+        end
+
+        # The specific components among these, or CPU user (the catch-all) when there is none.
+        def preferred(parts)
+          specific = parts.reject { |p| p.name == CATCH_ALL }
+          specific.empty? ? parts : specific
+        end
+
+        def words(parts, yjit_differs)
+          parts.map { |p| [(p.name == CATCH_ALL && yjit_differs) ? "jit" : p.component.factor, p].freeze }.freeze
         end
 
         # A component per unit decided to move the way the cost did.

@@ -1,7 +1,8 @@
 # The one line an app team reads for a difference, made only of figures the explanation holds (each
 # printed by the formatters below, which the test that reads every number back from summary.json
 # uses too): the verdict with its ratio and interval and the difference per unit of work; each named
-# factor with its difference, ratio and share; or that no measured factor accounts for it; the same
+# factor with its difference, ratio and share; or, when none is decided, the component that leads and
+# about how many batches would decide it; or that no measured factor accounts for it; the same
 # runtime in the neighbouring cells; and where GVL wait, YJIT's figures or the Ruby heap could not be
 # measured (on one side, or on both when nothing was named).
 module Rubyrig
@@ -16,9 +17,18 @@ module Rubyrig
         module_function
 
         def of(explanation)
-          reasons = explanation.reasons.map { |word, part| reason(explanation, word, part) }
-          parts = [reasons.empty? ? nothing(explanation) : reasons.join("; ")] + explanation.neighbours.map { |c| neighbour(explanation, c) } + unmeasured(explanation)
+          parts = [answer(explanation)] + explanation.neighbours.map { |c| neighbour(explanation, c) } + unmeasured(explanation)
           "#{head(explanation)}: #{parts.join("; ")}"
+        end
+
+        # The factors named; else the one that leads and what would decide it; else that none accounts for it.
+        def answer(e)
+          return e.reasons.map { |word, part| reason(e, word, part) }.join("; ") unless e.reasons.empty?
+          return nothing(e) unless e.leading
+          word, part = e.leading
+          batches = part.estimate.batches
+          decide = batches ? "about #{batches} batches per runtime would decide it" : "no practical number of batches would decide it"
+          "no factor decided; #{reason(e, word, part, lead: " leads,")}; #{decide}"
         end
 
         # "no measured factor accounts for it", with the counts that moved with the cost, which are not
@@ -37,14 +47,20 @@ module Rubyrig
           "#{c.runtime} is #{c.verdict} than #{c.baseline}: #{label} #{ratio(c.ratio)} #{interval(c.ci)}, #{amount(e.difference, e.unit)}#{per}"
         end
 
-        def reason(e, word, part)
-          label = (word == "jit" && part.name == Factors::CATCH_ALL) ? "#{part.component.label} under YJIT" : part.component.label
+        # lead: what follows the label of the component that leads.
+        def reason(e, word, part, lead: "")
+          label = ((word == "jit" && part.name == Factors::CATCH_ALL) ? "#{part.component.label} under YJIT" : part.component.label) + lead
           per = e.unit_word ? " per #{e.unit_word}" : ""
           c = part.comparison
           compared = c.ratio ? "#{ratio(c.ratio)} #{interval(c.ci)}" : c.verdict
           return "#{label} #{compared}#{per}" unless part.component.additive
-          "#{label} #{amount(part.estimate.difference, Metrics.fetch(part.name).unit)}#{per} (#{compared}), " \
-            "#{percent(part.share)} #{percent_interval(part.share_ci)} of the difference"
+          "#{label} #{amount(part.estimate.difference, Metrics.fetch(part.name).unit)}#{per} (#{compared}), #{share(part)}"
+        end
+
+        # "82% [59%, 105%] of the difference", or without the interval when it is unbounded.
+        def share(part)
+          return "#{percent(part.share)} #{percent_interval(part.share_ci)} of the difference" if part.share_ci
+          "#{percent(part.share)} of the difference (its interval unbounded)"
         end
 
         # Only the parameter that differs: "at threads=1 in this run the gap is ...".

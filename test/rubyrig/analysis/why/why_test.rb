@@ -136,7 +136,7 @@ class WhyAnalysisTest < Minitest::Test
   def test_the_contract_of_summary_json
     doc = JSON.parse(Rubyrig::Reporters::Json.new(report({"base" => plain(0.010), "slow" => plain(0.030, gc: 0.021)})).render)
     w = doc["why"].first
-    assert_equal %w[cell workload params runtime reference metric ratio low high verdict unit difference factors line components], w.keys
+    assert_equal %w[cell workload params runtime reference metric ratio low high verdict unit difference factors leading line components], w.keys
     assert_equal "slow | builtin:nbody | n=1", w["cell"]
     assert_equal "s", w["unit"]
     assert_equal %w[name unit ratio low high verdict difference share share_low share_high], w["components"].first.keys
