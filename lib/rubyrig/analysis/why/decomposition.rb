@@ -55,7 +55,7 @@ module Rubyrig
             base_hosts: hosts(base), other_hosts: hosts(other), base_rounds: base.map(&:round), other_rounds: other.map(&:round))
           compared = Contrasts.decide([contrast], metric: component.name, margin: @report.run.decision.margin(component.name), alpha: alpha).first
           Part.new(component: component, comparison: compared, unmeasured: unmeasured,
-            estimate: component.additive ? Share.of(b, o, confidence: 1 - alpha) : nil,
+            estimate: component.additive ? Share.of(b, o, confidence: 1 - alpha, rounds: [base.map(&:round), other.map(&:round)]) : nil,
             means: {comparison.baseline => Share.mean(b, 0), comparison.runtime => Share.mean(o, 0)}.freeze).freeze
         end
 

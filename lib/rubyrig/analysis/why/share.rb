@@ -1,14 +1,17 @@
 # How much of a difference one additive component accounts for: the difference of its mean per unit
 # of work between the runtimes over the difference of the primary cost's mean, s = Dx / Dc, with
-# Fieller's interval for a ratio of means. Each batch gives both numbers, so each side's covariance
-# between them counts: the interval holds every s with
-#   (Dx - s Dc)^2 <= q^2 (var(Dx) - 2 s cov(Dx, Dc) + s^2 var(Dc)),
-# where var(Dx) = var(x_other) / n_other + var(x_base) / n_base and cov alike, and q is t's quantile on
-# the smaller side's n - 1 degrees of freedom (Hsu's conservative choice) at the confidence given. The
-# set is a bounded interval only when Dc is decided at that confidence (Dc^2 > q^2 var(Dc)), and it
-# leaves out 0 only when Dx is too (Dx^2 > q^2 var(Dx)); otherwise ci is nil (unbounded). When the
-# interval does not decide, batches is about how many batches per runtime would: the first n at which
-# both Dx and Dc, with the spreads seen, clear q plus t's POWER quantile standard errors.
+# Fieller's interval for a ratio of means. Each batch gives both numbers, so their covariance counts:
+# the interval holds every s with
+#   (Dx - s Dc)^2 <= q^2 (var(Dx) - 2 s cov(Dx, Dc) + s^2 var(Dc)).
+# When every round holds one batch of each side (as the verdicts pair them), the variances are those
+# of the rounds' differences over n, on n - 1 degrees of freedom, so that what a round shares (a busy
+# moment of the host) cancels; otherwise var(Dx) = var(x_other) / n_other + var(x_base) / n_base and
+# cov alike, on the smaller side's n - 1 (Hsu's conservative choice). Both ways q is t's quantile at
+# the confidence given, and with equal batch counts the degrees of freedom are the same. The set is a
+# bounded interval only when Dc is decided at that confidence (Dc^2 > q^2 var(Dc)), and it leaves out 0
+# only when Dx is too (Dx^2 > q^2 var(Dx)); otherwise ci is nil (unbounded). When the interval does not
+# decide, batches is about how many batches per runtime would: the first n at which both Dx and Dc,
+# with the spreads seen, clear q plus t's POWER quantile standard errors.
 module Rubyrig
   class Analysis
     module Why
@@ -25,16 +28,26 @@ module Rubyrig
 
         module_function
 
-        # base, other: [[component per unit, cost per unit], ...], one pair per batch.
-        def of(base, other, confidence:)
+        # base, other: [[component per unit, cost per unit], ...], one pair per batch; rounds: each
+        # side's round of every batch, [base_rounds, other_rounds], or nil when not known.
+        def of(base, other, confidence:, rounds: nil)
           dx = mean(other, 0) - mean(base, 0)
           dc = mean(other, 1) - mean(base, 1)
           return Estimate.new(difference: dx).freeze if dc.zero? || base.size < 2 || other.size < 2
           alpha = 1 - confidence
-          df = [base.size, other.size].min - 1
-          ci = fieller(dx, dc, [base, other], Stats.t_quantile(1 - alpha / 2, df))
+          sides = paired(base, other, rounds) || [base, other]
+          ci = fieller(dx, dc, sides, Stats.t_quantile(1 - alpha / 2, sides.map(&:size).min - 1))
           decided = ci && (ci.first.positive? || ci.last.negative?)
-          Estimate.new(share: dx / dc, ci: ci, difference: dx, batches: decided ? nil : batches(base, other, alpha)).freeze
+          Estimate.new(share: dx / dc, ci: ci, difference: dx, batches: decided ? nil : batches(dx, dc, sides, alpha)).freeze
+        end
+
+        # [the rounds' differences, other minus base], when every round holds one batch of each side.
+        def paired(base, other, rounds)
+          return nil unless rounds
+          base_rounds, other_rounds = rounds
+          return nil unless base_rounds.uniq.size == base.size && base_rounds.sort == other_rounds.sort && !base_rounds.include?(nil)
+          by_round = base_rounds.zip(base).to_h
+          [other_rounds.zip(other).map { |round, (x, c)| [x - by_round[round][0], c - by_round[round][1]] }]
         end
 
         # Fieller's interval [lo, hi] for Dx / Dc at quantile q, or nil when it is unbounded.
@@ -48,10 +61,10 @@ module Rubyrig
         end
 
         # About how many batches per runtime would decide both differences at level alpha, or nil past CAP.
-        def batches(base, other, alpha)
-          wanted = [0, 1].map { |i| [mean(other, i) - mean(base, i), spread(base, i) + spread(other, i)] }
+        def batches(dx, dc, sides, alpha)
+          wanted = [[dx, 0], [dc, 1]].map { |d, i| [d, sides.sum { |side| spread(side, i) }] }
           enough = ->(n) { wanted.all? { |d, var| clears?(d, var, n, alpha) } }
-          low = high = [base.size, other.size].max
+          low = high = sides.map(&:size).max
           until enough.call(high)
             return nil if high >= CAP
             low = high

@@ -84,4 +84,17 @@ class WhyDecidedSharesTest < Minitest::Test
     assert_nil unclear.ci, "the cost's difference is not decided: unbounded"
     assert_operator unclear.batches, :>, 4
   end
+
+  # A busy moment of the host slows both sides of a round alike: paired by round, it cancels.
+  def test_the_share_is_paired_by_round_when_every_round_holds_both_sides
+    share = Rubyrig::Analysis::Why::Share
+    load = [1.0, 1.6, 0.8, 1.3]
+    base = load.map { |f| [1.0 * f, 10.0 * f] }
+    other = load.map.with_index { |f, i| [(3.0 + 0.05 * i) * f, (12.0 + 0.05 * i) * f] }
+    paired = share.of(base, other.reverse, confidence: 0.95, rounds: [[1, 2, 3, 4], [4, 3, 2, 1]])
+    assert_in_delta 1.0, paired.share, 0.02
+    assert_operator paired.ci.first, :>, 0.9
+    assert_nil share.of(base, other, confidence: 0.95).ci, "unpaired, the load's spread hides the difference"
+    assert_nil share.of(base, other, confidence: 0.95, rounds: [[1, 1, 2, 3], [1, 2, 3, 4]]).ci, "a round with two batches of a side: not paired"
+  end
 end
