@@ -138,5 +138,7 @@ class SteadyStateTest < Minitest::Test
     assert_includes text, "Time to steady state"
     html = Rubyrig::Reporters::Html.new(report).render
     assert_includes html, "iteration time / steady level"
+    assert_equal 1, html.scan('data-figure="warmup"').size, "a figure of its own, not a sweep's"
+    assert_equal 2, html[/data-figure="warmup".*?<\/figure>/m].scan('class="series"').size, "a line per runtime"
   end
 end
