@@ -114,10 +114,11 @@ module Rubyrig
       def alive? = !exited?
 
       # Stops the whole group: TERM, up to grace_s for the leader to exit, then KILL; then kills every
-      # descendant that left the group (its cgroup, or its marker). Safe to call twice, and after a
-      # normal exit it still sweeps up anything the child left behind.
+      # descendant that left the group (its cgroup, or the strays noted before the TERM and its marker).
+      # Safe to call twice, and after a normal exit it still sweeps up anything the child left behind.
       def stop(grace_s: 2.0)
         return unless @pid
+        @slot.note_strays(pgid)
         unless exited?
           signal_group("TERM")
           wait(timeout_s: grace_s)

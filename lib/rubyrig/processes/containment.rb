@@ -45,8 +45,16 @@ module Rubyrig
 
         def joined! = @joined = true
 
+        # Without its cgroup, before the child's group is signalled: the descendants that left the
+        # group (a session of their own), which the signal does not reach and which, once their
+        # parent is gone, only their marker would find; sweep kills them too.
+        def note_strays(pgid)
+          @strays = Sweep.strays(pgid) unless @joined
+        end
+
         # Kills everything left of this child and its descendants, and removes its cgroup. Safe to repeat.
         def sweep
+          Sweep.kill_listed(@strays) if @strays
           Sweep.kill_marked { |markers| markers.include?(@marker) } unless @joined
           Sweep.kill_cgroup(@cgroup) if @cgroup
         end

@@ -81,6 +81,21 @@ module Rubyrig
         held.each { |pid| signal("KILL", pid) }
       end
 
+      # The live descendants of the members of group pgid that are in another group now, as
+      # pid => start ticks.
+      def strays(pgid)
+        table = process_table
+        members = table.filter_map { |pid, (_, group, _)| pid if group == pgid }
+        descendants(table, members).each_with_object({}) do |pid, found|
+          found[pid] = table[pid][2] unless table[pid][1] == pgid
+        end
+      end
+
+      # KILLs each listed process (pid => start ticks) that still runs, and no process that took a pid since.
+      def kill_listed(listed)
+        listed.each { |pid, ticks| signal("KILL", pid) if token(pid) == "#{pid}-#{ticks}" }
+      end
+
       # Live processes now: pid => [parent pid, process group, start ticks] (zombies left out).
       def process_table
         Dir.children("/proc").each_with_object({}) do |name, table|

@@ -78,6 +78,15 @@ class ContainmentTest < Minitest::Test
     flunk "no process #{argv.inspect}"
   end
 
+  # What a failing test left of its unmarked sleeps.
+  def kill_unmarked
+    unmarked.each do |pid|
+      Process.kill("KILL", pid)
+    rescue Errno::ESRCH # exited meanwhile
+      nil
+    end
+  end
+
   # An owner that a failing test did not get to kill must not outlive the test.
   def teardown
     (@owners || []).each do |pid|
@@ -124,11 +133,21 @@ class ContainmentTest < Minitest::Test
     sleep 0.05 until unmarked.empty? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
     assert_empty unmarked, "alive 15 s after the owner's kill -9"
   ensure
-    unmarked.each do |pid|
-      Process.kill("KILL", pid)
-    rescue Errno::ESRCH # exited meanwhile
-      nil
-    end
+    kill_unmarked
+  end
+
+  # Without a cgroup, a descendant in a session of its own whose environment lost the marker: stopping
+  # the child kills it too (it was noted before the TERM, while its parent still held it).
+  def test_stopping_a_child_without_a_cgroup_kills_an_unmarked_descendant_that_left_its_group
+    _, b, c = unmarked_durations
+    containment = Rubyrig::Processes::Containment.new(cgroups: false).start
+    child = Rubyrig::Processes::Child.spawn(["bash", "-c", "setsid env -i sleep #{b} & exec env -i sleep #{c}"], containment: containment)
+    wait_for { unmarked.size == 2 }
+    child.stop
+    wait_for(timeout_s: 10, message: "no unmarked sleep left") { unmarked.empty? }
+  ensure
+    containment&.close
+    kill_unmarked
   end
 
   def test_the_next_start_reaps_what_a_dead_owner_and_its_dead_watchdog_left
