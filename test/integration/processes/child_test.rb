@@ -151,6 +151,7 @@ class ChildTest < Minitest::Test
     unless Rubyrig::Processes::ExitCause.initial_pid_namespace?
       skip "the proc connector names pids as the first PID namespace sees them, and this test runs in another"
     end
+    needs_root("the proc connector (the kernel's process events)")
     events = KernelEvents.open
     needs(events, KernelEvents.why_not)
     file = File.join(tmpdir, "clock")
