@@ -1,5 +1,6 @@
 # Loaded first by the unit tier (bin/test --unit, rake test:unit): starting a process there raises, so
-# the tier stays pure and fast and a test that needs a real process goes to test/integration/.
+# the tier stays pure and fast and a test that needs a real process goes to test/integration/. Nor does
+# it need a tool: its PATH holds none, so a test that looks one up (wrk, httperf) gives its own PATH.
 module RubyrigTest
   # Not a StandardError: library code's rescues must not swallow it.
   class ProcessStarted < SecurityError
@@ -19,3 +20,5 @@ end
 Kernel.prepend(RubyrigTest::NoProcesses)
 Process.singleton_class.prepend(RubyrigTest::NoProcesses)
 IO.singleton_class.prepend(RubyrigTest::NoProcesses)
+
+ENV["PATH"] = "/nonexistent/the-unit-tier-needs-no-tool"
