@@ -18,10 +18,10 @@ class WhyDecidedSharesTest < Minitest::Test
 
   # rows: {runtime => [{metric => value per iteration (or MiB)}, ...]}, one per batch; a batch of 10
   # iterations after 0.1 s of boot, so that Why::Components reads the values per iteration back.
-  def report(rows, &metrics)
+  def report(rows, yjit: [], &metrics)
     meta = synthetic_meta(runtimes: rows.keys, batches: rows.values.first.size)
     trials = synthetic_trials(meta, ->(_, _, _) { 1.0 }).map do |t|
-      Rubyrig::Results::Trial.new(**t.to_h, metrics: metrics.call(rows.fetch(t.runtime)[t.batch - 1], t.batch), facts: {"yjit_enabled" => false})
+      Rubyrig::Results::Trial.new(**t.to_h, metrics: metrics.call(rows.fetch(t.runtime)[t.batch - 1], t.batch), facts: {"yjit_enabled" => yjit.include?(t.runtime)})
     end
     Rubyrig::Analysis.new.analyze(meta: meta, trials: trials)
   end
@@ -43,6 +43,18 @@ class WhyDecidedSharesTest < Minitest::Test
     assert(heap.share_ci.nil? || heap.share_ci.first <= 0, "its share's interval is unbounded or holds 0: #{heap.share_ci.inspect}")
     assert_empty w.factors, w.line
     assert_match(/no factor decided; Ruby heap leads, \+12\.2 MiB \(2\.521x \[.*\]\), 1049% of the difference \(its interval unbounded\); about \d+ batches per runtime would decide it/, w.line)
+  end
+
+  def test_the_jit_fallback_whose_share_holds_zero_is_not_named
+    rows = fixture("jit_share_unbounded").transform_values { |batches| batches.map { |b| {"cost" => b["cost"] / 1e3, "cpu_user_s" => b["cpu_user"] / 1e3} } }
+    w = report(rows, yjit: ["yjit"]) { |row, batch| speed(row, batch) }.why.first
+    assert_equal "faster", w.comparison.verdict
+    user = w.parts.find { |p| p.name == "cpu_user_s" }
+    assert_equal "lower", user.comparison.verdict
+    assert_in_delta 1.0, user.share, 0.01
+    assert(user.share_ci.nil? || user.share_ci.first <= 0, user.share_ci.inspect)
+    assert_empty w.factors, w.line
+    assert_match(/no factor decided; CPU user under YJIT leads, -10\.2 ms per iteration \(0\.593x \[.*\]\), 100% of the difference \(its interval unbounded\); about \d+ batches per runtime would decide it/, w.line)
   end
 
   def test_a_clear_leader_at_three_batches_is_not_called_no_measured_factor
