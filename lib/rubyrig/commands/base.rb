@@ -58,10 +58,13 @@ module Rubyrig
         end
         opts.on("--max-batches N", Integer, "with --until decided: at most N batches per cell (default: 30)") { |n| into["max_batches"] = n }
         opts.on("--max-time DURATION", "with --until decided: add no round after DURATION, e.g. 30m or 1h30m (default: no limit)") { |d| into["max_time"] = d }
-        opts.on("--fail-if CONDITION", "exit 3 when a primary comparison is slower, slower:5% (slower by more than 5%) or inconclusive, or appeared:METRIC (it was 0 on the baseline); errors that appear fail any gate (repeatable; default: never)") do |c|
+        opts.on("--fail-if CONDITION", FAIL_IF_HELP) do |c|
           @gate << Analysis::Gate.parse(c)
         end
       end
+
+      # The help of --fail-if, for every command that gates.
+      FAIL_IF_HELP = "exit 3 when a primary comparison is slower, slower:5% (slower by more than 5%) or inconclusive, or appeared:METRIC (it was 0 on the baseline, decided); errors that appear or rise (decided) fail any gate (repeatable; default: never)"
 
       # --inherit-env NAME, for the variables a workload needs from the user's environment.
       def inherit_env_option(opts, into)

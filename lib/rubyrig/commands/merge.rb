@@ -21,7 +21,7 @@ module Rubyrig
           opts.banner = BANNER
           opts.on("--results DIR", "where the merged run is written (default: ./rubyrig-results/<timestamp>-<name>-merged)") { |d| out_dir = d }
           opts.on("--require-all", "refuse to merge when a shard is missing or did not finish (default: merge what exists, with a warning)") { require_all = true }
-          opts.on("--fail-if CONDITION", "exit 3 when a primary comparison is slower, slower:5% (slower by more than 5%) or inconclusive, or appeared:METRIC (it was 0 on the baseline); errors that appear fail any gate (repeatable; default: never)") do |c|
+          opts.on("--fail-if CONDITION", FAIL_IF_HELP) do |c|
             @gate << Analysis::Gate.parse(c)
           end
           export_options(opts)
