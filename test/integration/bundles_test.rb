@@ -39,7 +39,8 @@ class BundlesTest < Minitest::Test
       assert_includes bundle["lockfile"], meta.dig("runtimes", label, "interpreter", "fingerprint")
       assert_match(/^    rack \(\d/, Rubyrig::Processes::TextFile.read(bundle["lockfile"]))
     end
-    trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
+    # The measured batches (3.3.8 measures the GVL in a diagnostic batch apart: system cannot).
+    trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }.reject { |t| t["diagnostic"] }
     assert_equal 4, trials.size
     trials.each do |t|
       assert_equal "ok", t["status"], t["reason"]

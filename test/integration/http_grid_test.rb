@@ -25,7 +25,8 @@ class HttpGridTest < Minitest::Test
     assert_equal 0, status, "#{out}\n#{err}"
 
     store = Rubyrig::Results::Store.open(results)
-    trials = store.trials
+    # The measured batches (3.3.8 measures the GVL in a diagnostic batch apart: system cannot).
+    trials = store.trials.select(&:measured?)
     assert_equal 16, trials.size
     # A busy host can make wrk time out on a request now and then: such a batch is "ok_with_errors" and
     # carries a warning that counts the errors by kind; a failed batch is what this test rules out.

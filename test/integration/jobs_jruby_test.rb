@@ -30,6 +30,7 @@ class JobsJrubyTest < Minitest::Test
       "batches" => 1, "seed" => 5
     )
     assert_equal 0, status, err
+    trials = trials.reject { |t| t["diagnostic"] } # 3.3.8 measures the GVL apart: JRuby cannot
     assert_equal 4, trials.size
     trials.each do |t|
       m = t["metrics"]

@@ -26,7 +26,7 @@ class RecordedMetricsTest < Minitest::Test
     env["RUBYOPT"] = [ENV["RUBYOPT"], "-r#{ALTERED}"].compact.join(" ") if altered
     out, err, status = Open3.capture3(env, RbConfig.ruby, EXE, "report", run)
     assert status.success?, err
-    [out, *OUTPUTS.map { |f| Rubyrig::Processes::TextFile.read(File.join(run, f)) }]
+    [out.force_encoding(Encoding::UTF_8), *OUTPUTS.map { |f| Rubyrig::Processes::TextFile.read(File.join(run, f)) }]
   end
 
   def test_a_run_reports_the_same_after_a_metric_is_defined_otherwise

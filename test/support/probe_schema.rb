@@ -11,7 +11,7 @@ module ProbeSchema
 
   def fields
     @fields ||= begin
-      section = File.read(DOC).split(/^## /).find { |s| s.start_with?("Probe report") } || raise("no Probe report section in #{DOC}")
+      section = File.read(DOC, encoding: Encoding::UTF_8).split(/^## /).find { |s| s.start_with?("Probe report") } || raise("no Probe report section in #{DOC}")
       section.lines.grep(/^\| `/).map do |row|
         name, type, written = row.split(" | ").first(3)
         types = type.split(" or ").flat_map { |t| TYPES.fetch(t) { raise "#{name}: unknown type #{t}" } }
