@@ -53,6 +53,17 @@ module Rubyrig
       }
     end
 
+    # Fieller's interval [low, high] for the ratio num / den of two estimates with variances var_num,
+    # var_den and covariance cov, at the t (or normal) quantile q; nil when it is unbounded (den is not
+    # told from 0 at q).
+    def fieller(num, den, var_num, var_den, q, cov: 0.0)
+      a = den * den - q * q * var_den
+      return nil unless a.positive?
+      b = num * den - q * q * cov
+      root = Math.sqrt([b * b - a * (num * num - q * q * var_num), 0.0].max)
+      [(b - root) / a, (b + root) / a].freeze
+    end
+
     # Distribution-free interval of the median from order statistics: the narrowest pair of sorted
     # values, as many from each end, whose coverage (the binomial chance that the median lies
     # between them) is at least `confidence`. nil when there are too few values (fewer than 6 for 95%).

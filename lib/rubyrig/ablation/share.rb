@@ -48,12 +48,10 @@ module Rubyrig
         theta = r1.log / r0.log
         df = welch_df(r0, r1, theta)
         q = (df ? Stats.t_quantile(1 - (1 - confidence) / 2, df) : 0.0) + extra
-        a = r0.log**2 - q**2 * r0.se**2
-        unless a.positive?
+        low, high = Stats.fieller(r1.log, r0.log, r1.se**2, r0.se**2, q)
+        unless low
           return undefined(format("the run's gap is not told from 1 at %g%% confidence, so no share of it is", (confidence * 100).round(2)))
         end
-        root = Math.sqrt(q**2 * (r1.se**2 * a + r0.se**2 * r1.log**2))
-        low, high = [(r0.log * r1.log - root) / a, (r0.log * r1.log + root) / a]
         new(estimate: 1 - theta, ci: [1 - high, 1 - low].freeze, confidence: confidence, df: df, reason: nil).freeze
       end
 

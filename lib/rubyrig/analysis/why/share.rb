@@ -53,11 +53,7 @@ module Rubyrig
         # Fieller's interval [lo, hi] for Dx / Dc at quantile q, or nil when it is unbounded.
         def fieller(dx, dc, sides, q)
           var_x, var_c, cov = [[0, 0], [1, 1], [0, 1]].map { |i, j| sides.sum { |side| moment(side, i, j) } }
-          a = dc * dc - q * q * var_c
-          return nil unless a.positive?
-          b = dx * dc - q * q * cov
-          root = Math.sqrt([b * b - a * (dx * dx - q * q * var_x), 0.0].max)
-          [(b - root) / a, (b + root) / a].freeze
+          Stats.fieller(dx, dc, var_x, var_c, q, cov: cov)
         end
 
         # About how many batches per runtime would decide both differences at level alpha, or nil past CAP.
