@@ -28,7 +28,8 @@
 # - Zero spread (CV 0%, e.g. sizes that never vary): different values are :higher / :lower with p = 0
 #   and a point interval when each side has ZERO_SPREAD_MIN batches (pairs), else :inconclusive;
 #   identical values are a ratio of exactly 1.
-# - A metric with zeros in some batches and not in others (appear: true, e.g. errors): compared on the
+# - A count with zeros in some batches and not in others (appear: true, e.g. errors), or a measured
+#   quantity that is 0 in every batch on one side only: compared on the
 #   batches that had any by Fisher's exact test at the same corrected level, so in m (Appearance):
 #   :appeared / :disappeared when 0 in every batch on one side, :higher / :lower when both sides had
 #   some, :inconclusive when not decided.
@@ -92,13 +93,15 @@ module Rubyrig
       module_function
 
       # count: the values are counts (a one-unit floor on their spread); appear: a metric with zeros is
-      # compared on its batches with any (Appearance) instead of refused; pairing: :design pairs by round
+      # compared on its batches with any (Appearance) instead of refused: a count wherever it has zeros,
+      # a measured quantity only when one side is 0 in every batch (present against absent; a 0 among
+      # positive readings is the clock's or the counter's resolution, not an absence); pairing: :design pairs by round
       # where the design says it pays (Pairing.worth?), :always wherever the rounds allow (simulations
       # of the paired test alone).
       def family(contrasts, alpha: 0.05, margin: Experiment::Decision::DEFAULT_EQUIVALENCE, looks: 1, count: false, appear: false,
         pairing: :design)
         validate(contrasts, alpha, margin, looks)
-        prepared = contrasts.map { |c| [c, appear && Appearance.of(c[:base], c[:other]), refusal(c)] }
+        prepared = contrasts.map { |c| [c, appear && (count || absent_side?(c)) && Appearance.of(c[:base], c[:other]), refusal(c)] }
         m = prepared.count { |_, counts, refused| counts || refused.nil? }
         prepared.map do |contrast, counts, refused|
           paired = !counts && paired?(contrast, (pairing == :always) ? nil : alpha / (m * looks))
@@ -135,6 +138,9 @@ module Rubyrig
           raise ArgumentError, "each contrast needs base: and other: arrays, got #{c.inspect}" unless c.is_a?(Hash) && c[:base].is_a?(Array) && c[:other].is_a?(Array)
         end
       end
+
+      # True when one side is 0 in every batch.
+      def absent_side?(contrast) = [contrast[:base], contrast[:other]].any? { |values| !values.empty? && values.all? { |v| v.is_a?(Numeric) && v.zero? } }
 
       # Why a contrast cannot be tested, or nil.
       def refusal(contrast)

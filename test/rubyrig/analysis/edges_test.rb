@@ -100,7 +100,7 @@ class EdgesTest < Minitest::Test
       base = [1.0] * b + [0.0] * (6 - b)
       other = [1.0] * a + [0.0] * (6 - a)
       next if (base + other).none?(&:zero?)
-      r = Inference.family([{base: base, other: other}], appear: true).first
+      r = Inference.family([{base: base, other: other}], appear: true, count: true).first
       lo, hi = r.appearance.odds_ci
       excludes = lo > 1.0 || (!hi.nil? && hi < 1.0)
       assert_equal r.p_value < 0.05, excludes, "#{a} of 6 against #{b} of 6: p=#{r.p_value}, [#{lo}, #{hi}]"
@@ -109,14 +109,27 @@ class EdgesTest < Minitest::Test
   end
 
   def test_errors_on_both_sides_are_compared_on_batches_with_any
-    rise = Inference.family([{base: [3.0] + [0.0] * 29, other: [2.0, 0.0] * 15}], appear: true).first
+    rise = Inference.family([{base: [3.0] + [0.0] * 29, other: [2.0, 0.0] * 15}], appear: true, count: true).first
     assert_equal :higher, rise.decision
     assert_in_delta Rubyrig::Analysis::Appearance.fisher(15, 30, 1, 30), rise.p_value, 1e-15
     assert_nil rise.reason[/not decided/]
-    fall = Inference.family([{base: [2.0, 0.0] * 15, other: [3.0] + [0.0] * 29}], appear: true).first
+    fall = Inference.family([{base: [2.0, 0.0] * 15, other: [3.0] + [0.0] * 29}], appear: true, count: true).first
     assert_equal :lower, fall.decision
-    same = Inference.family([{base: [0.0, 1.0] * 5, other: [1.0, 0.0] * 5}], appear: true).first
+    same = Inference.family([{base: [0.0, 1.0] * 5, other: [1.0, 0.0] * 5}], appear: true, count: true).first
     assert_equal :inconclusive, same.decision
     assert_match(/\Aseen on both sides, not decided: /, same.reason)
+  end
+
+  # A measured quantity (CPU seconds at the clock's tick) that reads 0 in one batch among positive
+  # readings on both sides is not an absence: it is refused like any zero in a ratio, not tested on
+  # batches with any; a count (errors) with the same zeros is.
+  def test_a_zero_among_positive_readings_of_a_measured_quantity_is_not_an_appearance
+    contrast = {base: [0.0, 0.012, 0.011, 0.010, 0.013], other: [0.17, 0.18, 0.16, 0.19, 0.17]}
+    measured = Inference.family([contrast], appear: true).first
+    assert_equal :refused, measured.decision
+    assert_nil measured.appearance
+    refute_nil Inference.family([contrast], appear: true, count: true).first.appearance
+    absent = Inference.family([{base: [0.0] * 5, other: [2.6e8] * 5}], appear: true).first
+    assert_equal :appeared, absent.decision, "0 in every batch on one side is an absence, measured or counted"
   end
 end
