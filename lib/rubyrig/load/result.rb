@@ -1,9 +1,12 @@
 # What one load-generator run measured, in seconds and counts: completed responses over the run's own
 # measured duration, latency percentiles, errors by kind, and the generator's CPU use (wait4 rusage).
+# An open-loop run also says the rate it was asked to offer, the rate at which it started requests, and
+# whether it fell behind (then it did not offer the rate, and behind_reasons says why); latency_synthesized_count counts the samples
+# the generator added to its latency histogram itself (wrk's coordinated-omission correction).
 module Rubyrig
   module Load
     Result = Struct.new(:requests, :duration_s, :bytes, :errors, :latency_s, :cpu_s, :wall_s,
-      keyword_init: true) do
+      :offered_rate_per_s, :achieved_rate_per_s, :behind, :behind_reasons, :latency_synthesized_count, keyword_init: true) do
       def error_count = errors.values.sum
 
       # Responses that completed with a status below 400: the only ones throughput counts.
@@ -32,10 +35,11 @@ module Rubyrig
     class Result
       # Kinds of error a generator reports: socket errors, timeouts, and responses with status >= 400.
       ERROR_KINDS = %w[connect read write timeout status].freeze
-      LATENCIES = %w[p50 p90 p99 p999 max mean].freeze
+      LATENCIES = %w[p50 p90 p95 p99 p999 max mean].freeze
 
       # A generator's summary in the JSON shape every adapter writes (wrk's own fields, microseconds:
-      # requests, duration_us, bytes, errors_KIND, latency_KIND_us) and the generator's CPU use.
+      # requests, duration_us, bytes, errors_KIND, latency_KIND_us; an open loop's offered_rate_per_s,
+      # achieved_rate_per_s, behind and behind_reasons; latency_synthesized_count) and the generator's CPU use.
       def self.from_summary(data, cpu_s:, wall_s:)
         us = ->(key) { data[key]&./(1e6) }
         new(
@@ -45,7 +49,8 @@ module Rubyrig
           errors: ERROR_KINDS.to_h { |kind| [kind, data.fetch("errors_#{kind}").to_i] },
           latency_s: LATENCIES.to_h { |k| [k, us.call("latency_#{k}_us")] },
           cpu_s: cpu_s,
-          wall_s: wall_s
+          wall_s: wall_s,
+          **%w[offered_rate_per_s achieved_rate_per_s behind behind_reasons latency_synthesized_count].to_h { |k| [k.to_sym, data[k]] }
         ).freeze
       end
     end
