@@ -24,7 +24,7 @@ module Rubyrig
         end
         @argv = @argv.drop(1) if target && TARGETS.include?(target)
         options = {shards: nil, seed: nil, fail_if: [], image: nil, cpu: "2", memory: "4Gi", storage: "1Gi", volume_claim: nil,
-                   workdir: "/app", merge: false, runs_on: "ubuntu-latest", ruby: "3.3"}
+                   workdir: "/app", merge: false, runs_on: "ubuntu-latest", ruby: "3.3", history: true}
         parser = option_parser(options)
         rest = parse(parser)
         return CLI::EXIT_OK unless rest
@@ -57,6 +57,7 @@ module Rubyrig
           opts.separator("\ngithub-actions:")
           opts.on("--runs-on LABEL", "the runner label of every job (default: ubuntu-latest)") { |l| options[:runs_on] = l }
           opts.on("--ruby VERSION", "the Ruby ruby/setup-ruby installs to run rubyrig from the Gemfile (default: 3.3)") { |r| options[:ruby] = r }
+          opts.on("--no-history", "leave out the history steps (default: keep a history in the Actions cache, gate on a new regression)") { options[:history] = false }
         end
       end
 
@@ -71,7 +72,7 @@ module Rubyrig
       def github_actions(path, o)
         gate = o[:fail_if].empty? ? ["slower"] : o[:fail_if]
         deployment = Rubyrig::Deploy.prepare(path, shards: o[:shards], seed: o[:seed], fail_if: gate, err: err)
-        Rubyrig::Deploy::GithubActions.new(deployment, runs_on: o[:runs_on], ruby: o[:ruby]).workflow
+        Rubyrig::Deploy::GithubActions.new(deployment, runs_on: o[:runs_on], ruby: o[:ruby], history: o[:history]).workflow
       end
     end
   end

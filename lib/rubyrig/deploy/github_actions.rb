@@ -1,19 +1,29 @@
 # A GitHub Actions workflow for a sharded run: a matrix job that runs one shard per runner and uploads
 # its results directory as an artifact (also when the shard fails, so that a merge keeps what it
 # measured), and a merge job that downloads every shard's artifact, runs `rubyrig merge` with the CI
-# gate (--fail-if) and uploads the merged run; the report lands in the job summary.
+# gate (--fail-if) and uploads the merged run; the report lands in the job summary. With the history
+# (the default), the merge job then restores the branch's history from the Actions cache (falling back
+# to the default branch's), adds the merged run, gates on a new regression (`rubyrig history
+# --fail-if regressed`) and saves the history under a new key, also when a gate failed.
 module Rubyrig
   module Deploy
     class GithubActions
       SHARDS_DIR = "rubyrig-shards"
       MERGED_DIR = "rubyrig-merged"
+      HISTORY_DIR = "rubyrig-history"
+      # One cache entry per branch and run (an entry cannot be overwritten); a restore takes the branch's
+      # newest, else the default branch's.
+      HISTORY_KEY = "rubyrig-history-${{ github.ref_name }}-"
+      BASE_KEY = "rubyrig-history-${{ github.event.repository.default_branch }}-"
 
       # deployment: a Deploy::Deployment; runs_on: the runner label; ruby: the Ruby ruby/setup-ruby
       # installs to run rubyrig (bundled in the repository's Gemfile).
-      def initialize(deployment, runs_on:, ruby:)
+      # history: false leaves the history steps out.
+      def initialize(deployment, runs_on:, ruby:, history: true)
         @d = deployment
         @runs_on = runs_on
         @ruby = ruby
+        @history = history
       end
 
       def workflow
@@ -67,7 +77,44 @@ module Rubyrig
                     name: rubyrig-merged
                     path: #{MERGED_DIR}
                     if-no-files-found: warn
+          #{history_steps if @history}
         YAML
+      end
+
+      # Restore, add the merged run, gate on a new regression and save; the gate's step runs when a
+      # merged run exists (the merge's own gate may have failed), the save whatever happened.
+      def history_steps
+        merged = "hashFiles('#{MERGED_DIR}/run.json') != ''"
+        add = Deploy.shell(%W[bundle exec rubyrig history add #{HISTORY_DIR} #{MERGED_DIR}])
+        gate = Deploy.shell(%W[bundle exec rubyrig history #{HISTORY_DIR} --fail-if regressed --html rubyrig-history.html])
+        steps = <<~YAML
+          - name: Restore the history
+            if: always()
+            uses: actions/cache/restore@v4
+            with:
+              path: #{HISTORY_DIR}
+              key: #{q("#{HISTORY_KEY}${{ github.run_id }}")}
+              restore-keys: |
+                #{HISTORY_KEY}
+                #{BASE_KEY}
+          - name: Add the run to the history and gate on a new regression
+            if: #{q("always() && #{merged}")}
+            run: #{q("#{add} && #{gate}")}
+          - name: Save the history
+            if: #{q("always() && #{merged}")}
+            uses: actions/cache/save@v4
+            with:
+              path: #{HISTORY_DIR}
+              key: #{q("#{HISTORY_KEY}${{ github.run_id }}")}
+          - name: Upload the history's timeline
+            if: always()
+            uses: actions/upload-artifact@v4
+            with:
+              name: rubyrig-history
+              path: rubyrig-history.html
+              if-no-files-found: ignore
+        YAML
+        steps.lines.map { |line| "      #{line}" }.join.chomp
       end
 
       private
