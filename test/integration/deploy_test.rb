@@ -67,6 +67,9 @@ class DeployIntegrationTest < Minitest::Test
     workflow = write(dir, "rubyrig.yml", generate(dir, "github-actions", "bench/exp.yml", "--shards", "2", "--fail-if", "slower:5%"))
     output, status = workflow_check(workflow)
     assert status.success?, output
+    text = Rubyrig::Processes::TextFile.read(workflow)
+    assert_includes text, "uses: actions/cache/restore@v4"
+    assert_includes text, "rubyrig history rubyrig-history --fail-if regressed"
     broken = write(dir, "broken.yml", Rubyrig::Processes::TextFile.read(workflow).sub("runs-on:", "runs_on:"))
     output, status = workflow_check(broken)
     refute status.success?, "a broken workflow must fail: #{output}"

@@ -73,6 +73,26 @@ class DeployTest < Minitest::Test
     end
   end
 
+  def test_github_actions_keeps_a_history_in_the_cache_and_gates_on_a_new_regression
+    dir = tmpdir
+    Dir.chdir(dir) do
+      experiment(dir)
+      steps = Psych.safe_load(deploy("github-actions", "bench/exp.yml", "--shards", "2")).dig("jobs", "merge", "steps")
+      names = steps.map { |s| s["name"] }
+      assert_equal ["Merge and gate", "Upload the merged run", "Restore the history", "Add the run to the history and gate on a new regression",
+        "Save the history", "Upload the history's timeline"], names.compact.drop_while { |n| n != "Merge and gate" }
+      restore, gate, save = steps.values_at(*%w[Restore Add Save].map { |w| names.index { |n| n.to_s.start_with?(w) } })
+      assert_equal "actions/cache/restore@v4", restore["uses"]
+      assert_equal "rubyrig-history-${{ github.ref_name }}-${{ github.run_id }}", restore.dig("with", "key")
+      assert_equal ["rubyrig-history-${{ github.ref_name }}-", "rubyrig-history-${{ github.event.repository.default_branch }}-"], restore.dig("with", "restore-keys").lines.map(&:strip)
+      assert_equal "bundle exec rubyrig history add rubyrig-history rubyrig-merged && bundle exec rubyrig history rubyrig-history --fail-if regressed --html rubyrig-history.html", gate["run"]
+      assert_equal [restore.dig("with", "key"), "actions/cache/save@v4"], [save.dig("with", "key"), save["uses"]]
+      assert_equal gate["if"], save["if"], "saved whenever the run was added, also when a gate failed"
+      plain = Psych.safe_load(deploy("github-actions", "bench/exp.yml", "--shards", "2", "--no-history")).dig("jobs", "merge", "steps")
+      assert_nil plain.find { |s| s["name"].to_s.include?("history") }
+    end
+  end
+
   def test_a_deployment_refuses_what_its_shards_would_refuse
     dir = tmpdir
     Dir.chdir(dir) do

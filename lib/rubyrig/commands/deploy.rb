@@ -9,10 +9,9 @@ module Rubyrig
         Usage: rubyrig deploy kubernetes EXPERIMENT.yml --shards N --image IMAGE [options]
                rubyrig deploy github-actions EXPERIMENT.yml --shards N [options]
 
-        Prints, on standard output, a Kubernetes Indexed Job (with --merge: the Job that merges its
-        shards) or a GitHub Actions workflow that runs EXPERIMENT.yml in N shards, one per machine, and
-        merges them with the host as a block. EXPERIMENT.yml is named as given, relative to where the
-        shards run (the image's --workdir, or the repository's root). docs/many-machines.md has the steps.
+        Prints a Kubernetes Indexed Job (--merge: the Job that merges its shards) or a GitHub Actions
+        workflow that runs EXPERIMENT.yml in N shards, one per machine, merged with the host as a block;
+        EXPERIMENT.yml is relative to where the shards run (--workdir, or the repository's root).
 
         Options:
       TEXT

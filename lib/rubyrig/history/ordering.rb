@@ -17,7 +17,7 @@ module Rubyrig
         return by_version(series) if @by == "version"
         series.flat_map do |s|
           by_host(s.points.sort_by { |p| time(p) }).map do |host, points|
-            groups = (@by == "commit") ? pooled(points, &:revision) : points.map { |p| [p] }
+            groups = (@by == "commit") ? pooled(points, &:revision) : points.each_slice(1).to_a
             [s, numbered(groups), host]
           end
         end

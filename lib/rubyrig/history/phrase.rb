@@ -1,5 +1,5 @@
 # The sentences every history format shares, so that the terminal, Markdown, JSON and HTML say the same:
-# a change point ("12% [8%, 16%] slower from run 7 (2026-11-28T10:00, commit a1b2c3d) on; no change
+# a change point ("12.0% [8.0%, 16.0%] slower from run 7 (2026-11-28T10:00, commit a1b2c3d) on; no change
 # before"), its two sides, a cut ("host changed at run 5"), and a series without change.
 module Rubyrig
   module History
@@ -12,7 +12,7 @@ module Rubyrig
         "#{entry.title} · #{entry.metric}#{on}#{" · host #{entry.host}" if entry.host}"
       end
 
-      # "12% [8%, 16%] slower from run 7 (...) on; no change before".
+      # "12.0% [8.0%, 16.0%] slower from run 7 (...) on; no change before".
       def change(entry, change)
         first = entry.changes.none? { |c| c.index < change.index && same_stretch?(entry, c.index, change.index) }
         since = first ? "no change before" : "after the change at #{point(entry, previous(entry, change))}"
@@ -27,7 +27,7 @@ module Rubyrig
           "after: #{span(entry, change.after)}, level #{Reporters::Format.value(after, entry.unit)}; p=#{Reporters::Format.p_value(change.p_value)}"
       end
 
-      # The change as a percentage in the verdict's direction: "12% [8%, 16%] slower"; an undecided or
+      # The change as a percentage in the verdict's direction: "12.0% [8.0%, 16.0%] slower"; an undecided or
       # equivalent one signed: "+3.0% [-1.0%, +7.0%], inconclusive".
       def amount(change)
         return "not compared" if change.ratio.nil?
@@ -78,7 +78,7 @@ module Rubyrig
         "run#{"s" unless from == to} #{numbers}#{" (commit#{"s" if revisions.size > 1} #{revisions.join("–")})" unless revisions.empty?}"
       end
 
-      def level(entry, index) = entry.levels.find { |l| l.from <= index && index <= l.to }&.value
+      def level(entry, index) = entry.levels.find { |l| index.between?(l.from, l.to) }&.value
 
       def stamp(mark) = mark.started_at.utc.strftime("%Y-%m-%dT%H:%M")
 
@@ -86,10 +86,7 @@ module Rubyrig
 
       def previous(entry, change) = entry.changes.select { |c| c.index < change.index }.map(&:index).max
 
-      def percent(fraction)
-        pct = fraction * 100
-        (pct.abs >= 10) ? format("%.0f%%", pct) : format("%.1f%%", pct)
-      end
+      def percent(fraction) = format("%.1f%%", fraction * 100)
 
       def signed(fraction) = (fraction.negative? ? "" : "+") + percent(fraction)
     end

@@ -53,7 +53,7 @@ module Rubyrig
       end
 
       # series: History::Series; by: one of ORDERS; finder: what finds change points (injected in tests).
-      def self.build(series, by: "time", alpha: DEFAULT_ALPHA, seed: 1, finder: Analysis::ChangePoints)
+      def self.build(series, by: "time", alpha: DEFAULT_ALPHA, seed: Analysis::ChangePoints::SEED, finder: Analysis::ChangePoints)
         grouped = Ordering.new(by).marks(series)
         entries = grouped.map { |s, marks, host| entry(s, marks, host, by, alpha, seed, finder) }
         new(entries: entries, by: by, alpha: alpha, seed: seed)
@@ -63,7 +63,7 @@ module Rubyrig
         cuts = cuts_of(marks, by)
         found = (marks.size < 2) ? [] : finder.of(marks.map(&:values), higher_is_better: series.higher_is_better,
           speed: speed?(series), alpha: alpha, seed: seed, breaks: cuts.map(&:index))
-        changes = found.map { |cp| change(cp, marks.size, cuts, series.higher_is_better) }
+        changes = found.map { |cp| change(cp, series.higher_is_better) }
         decided, candidates = changes.partition { |c| Analysis::Verdict.significant?(c.verdict) }
         Entry.new(workload: series.workload, params: series.params, runtime: (by == "version") ? Ordering.variants(series.runtime) : series.runtime,
           host: host, metric: series.metric, unit: series.unit, higher_is_better: series.higher_is_better, by: by, marks: marks.freeze,
@@ -86,24 +86,14 @@ module Rubyrig
         end
       end
 
-      def self.change(cp, size, cuts, higher_is_better)
-        bounds = [0, *cuts.map(&:index), size]
-        start = bounds.select { |b| b <= cp.index }.max
-        stop = bounds.find { |b| b > cp.index }
-        before = (start + side_size(cp.runs_before, cp.index - start, :before))...cp.index
-        after = cp.index...(cp.index + side_size(cp.runs_after, stop - cp.index, :after))
-        Change.new(index: cp.index, before: (before.begin..(before.end - 1)), after: (after.begin..(after.end - 1)),
+      # cp.runs_before and cp.runs_after: the Ranges of points its comparison took.
+      def self.change(cp, higher_is_better)
+        Change.new(index: cp.index, before: inclusive(cp.runs_before), after: inclusive(cp.runs_after),
           ratio: cp.ratio, low: cp.low, high: cp.high, verdict: cp.verdict, p_value: cp.p_adjusted, reason: cp.reason,
           regression: regression?(cp.verdict, higher_is_better)).freeze
       end
 
-      # How many points a side holds: the finder's count when it gives one (a Range or an Integer),
-      # else all up to the cut. For the side before, the offset from the start of the stretch.
-      def self.side_size(given, whole, side)
-        count = given.is_a?(Range) ? given.size : (given.is_a?(Integer) ? given : whole)
-        count = count.clamp(1, whole)
-        (side == :before) ? whole - count : count
-      end
+      def self.inclusive(range) = range.begin..(range.exclude_end? ? range.end - 1 : range.end)
 
       # Slower, or a non-speed metric moving the worse way (higher memory).
       def self.regression?(verdict, higher_is_better)
@@ -125,7 +115,7 @@ module Rubyrig
         values.empty? ? nil : Math.exp(values.sum { |x| Math.log(x) } / values.size)
       end
 
-      private_class_method :entry, :speed?, :cuts_of, :change, :side_size, :levels, :geometric_mean
+      private_class_method :entry, :speed?, :cuts_of, :change, :inclusive, :levels, :geometric_mean
     end
   end
 end

@@ -23,14 +23,14 @@ class HistoryReportTest < Minitest::Test
     assert_in_delta 1.0, entry.levels.first.value, 0.001
     assert_in_delta 1.12, entry.levels.last.value, 0.001
     line = Rubyrig::History::Phrase.change(entry, change)
-    assert_equal "12% [8.0%, 16%] slower from run 7 (2026-11-20T16:00, commit 0a1b2c9) on; no change before", line
+    assert_equal "12.0% [8.0%, 16.0%] slower from run 7 (2026-11-20T16:00, commit 0a1b2c9) on; no change before", line
     assert_same change, entry.new_regression
   end
 
   def test_a_throughput_drop_reads_slower_in_percent_of_the_before_side
     s = series([100.0] * 6 + [88.0] * 6, metric: "ops_per_s", unit: "1/s", higher_is_better: true)
     report, = build([s], [slower_at(6, 12, ratio: 0.88, low: 0.84, high: 0.92)])
-    assert_match(/\A12% \[8\.0%, 16%\] slower from run 7/, Rubyrig::History::Phrase.change(report.entries.first, report.entries.first.changes.first))
+    assert_match(/\A12\.0% \[8\.0%, 16\.0%\] slower from run 7/, Rubyrig::History::Phrase.change(report.entries.first, report.entries.first.changes.first))
   end
 
   def test_a_new_host_and_a_rebuilt_interpreter_cut_the_series_and_are_passed_as_breaks
