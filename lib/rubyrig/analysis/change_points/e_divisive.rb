@@ -28,7 +28,7 @@ module Rubyrig
           loop do
             best = best_split(values, bounds, min_size)
             break if best.nil?
-            p_value = permutation_p(values, bounds, min_size, best.last, permutations, rng)
+            p_value = permutation_p(values, bounds, min_size, best.last, permutations, rng, alpha)
             break if p_value > alpha
             found << Candidate.new(index: best.first, p_value: p_value).freeze
             bounds = (bounds + [best.first]).sort
@@ -45,46 +45,66 @@ module Rubyrig
           end.max_by(&:last)
         end
 
-        def permutation_p(values, bounds, min_size, observed, permutations, rng)
+        # The permutation p-value of the observed largest divergence. The shuffles stop once the p-value
+        # exceeds alpha whatever the rest would give (that candidate is not kept, so its p-value is not
+        # needed exactly); a kept candidate's p-value counts all of them.
+        def permutation_p(values, bounds, min_size, observed, permutations, rng, alpha)
           segments = bounds.each_cons(2).map { |from, to| values[from...to] }
-          exceed = permutations.times.count do
-            segments.filter_map { |segment| segment_best(segment.shuffle(random: rng), min_size).last }.max >= observed
+          exceed = 0
+          permutations.times do
+            exceed += 1 if segments.filter_map { |segment| segment_best(segment.shuffle(random: rng), min_size).last }.max >= observed
+            break if (exceed + 1).fdiv(permutations + 1) > alpha
           end
           (exceed + 1).fdiv(permutations + 1)
         end
 
         # [split, q] of the best split of one segment (split: the first index after it); [nil, nil] when
-        # the segment is shorter than two sides of min_size. Each value moves from the right side to the
-        # left in turn, carrying its distances to those already on the left.
+        # the segment is shorter than two sides of min_size. One pass over the pairs gives each value's
+        # distances to all others (row) and to those before it (to_left); then each value moves from the
+        # right side to the left in turn.
         def segment_best(x, min_size)
           n = x.size
           return [nil, nil] if n < 2 * min_size
-          row = Array.new(n, 0.0)
-          within_right = 0.0
-          (0...n).each do |i|
-            xi = x[i]
-            (i + 1...n).each do |j|
-              d = (xi - x[j]).abs
-              row[i] += d
-              row[j] += d
-              within_right += d
-            end
-          end
-          scan(x, row, within_right, min_size)
+          to_left, row, total = distances(x)
+          scan(n, to_left, row, total, min_size)
         end
 
-        def scan(x, row, within_right, min_size)
+        # [to_left, row, total]: each value's summed distance to the values before it and to all the
+        # others, and the sum over all pairs. The innermost loop of every permutation, written out.
+        def distances(x)
           n = x.size
+          to_left = Array.new(n, 0.0)
+          row = Array.new(n, 0.0)
+          total = 0.0
+          j = 1
+          while j < n
+            xj = x[j]
+            sum = 0.0
+            i = 0
+            while i < j
+              d = xj - x[i]
+              d = -d if d < 0
+              sum += d
+              row[i] += d
+              i += 1
+            end
+            to_left[j] = sum
+            row[j] += sum
+            total += sum
+            j += 1
+          end
+          [to_left, row, total]
+        end
+
+        def scan(n, to_left, row, within_right, min_size)
           within_left = across = 0.0
           best = [nil, -Float::INFINITY]
           (1..n - min_size).each do |m|
-            xe = x[m - 1]
-            to_left = 0.0
-            (0...m - 1).each { |i| to_left += (xe - x[i]).abs }
-            to_right = row[m - 1] - to_left
-            within_left += to_left
-            within_right -= to_right
-            across += to_right - to_left
+            left = to_left[m - 1]
+            right = row[m - 1] - left
+            within_left += left
+            within_right -= right
+            across += right - left
             next if m < min_size
             q = divergence(m, n - m, across, within_left, within_right)
             best = [m, q] if q > best.last
