@@ -6,16 +6,14 @@ module SupportHistorySimulation
   ChangePoints = Rubyrig::Analysis::ChangePoints
 
   # A series of a duration metric (lower is better): `runs` runs of `batches` batches; from run step_at
-  # on, every value is `step` times the level before (1.0: a flat series); `drift` is a total change
-  # spread linearly over the runs (1.05: 5% slower by the last run). Each batch has lognormal noise of
+  # on, every value is `step` times the level before (nil: no step); `drift` is a total change spread
+  # linearly over the runs (1.05: 5% slower by the last run; nil: none). Each batch has lognormal noise of
   # CV `cv`, each run a factor of its own of CV `run_cv` (another boot, another moment of the host).
   Scenario = Struct.new(:runs, :batches, :cv, :run_cv, :step, :step_at, :drift, keyword_init: true) do
     def level(run)
-      shifted = (step_at && run >= step_at) ? step : 1.0
-      shifted * drift**(run.fdiv([runs - 1, 1].max))
+      shifted = (step && run >= step_at) ? step : 1.0
+      shifted * (drift || 1.0)**run.fdiv([runs - 1, 1].max)
     end
-
-    def change? = step != 1.0 || drift != 1.0
   end
 
   # Out of `draws` series: candidates (the permutation test kept one anywhere), changed (any change
@@ -30,7 +28,7 @@ module SupportHistorySimulation
 
   module_function
 
-  def scenario(runs: 40, batches: 5, cv: 0.02, run_cv: 0.0, step: 1.0, step_at: nil, drift: 1.0)
+  def scenario(runs: 40, batches: 5, cv: 0.02, run_cv: 0.0, step: nil, step_at: nil, drift: nil)
     Scenario.new(runs: runs, batches: batches, cv: cv, run_cv: run_cv, step: step, step_at: step_at || runs / 2, drift: drift).freeze
   end
 
@@ -57,15 +55,17 @@ module SupportHistorySimulation
     tally.freeze
   end
 
+  # The verdict of a true step of a duration metric.
+  def direction(step) = (step > 1) ? "slower" : "faster"
+
   def count(tally, scenario, points)
     changes = points.select(&:change?)
     tally.candidates += 1 unless points.empty?
     tally.changed += 1 unless changes.empty?
-    near = changes.select { |p| (p.index - scenario.step_at).abs <= 1 && (p.ratio > 1) == (scenario.step > 1) } if scenario.step != 1.0
-    near ||= []
+    near = scenario.step ? changes.select { |p| (p.index - scenario.step_at).abs <= 1 && p.verdict == direction(scenario.step) } : []
     tally.near += 1 unless near.empty?
     tally.exact += 1 if near.any? { |p| p.index == scenario.step_at }
     tally.elsewhere += 1 if (changes - near).any?
-    tally.covered += 1 if near.any? { |p| p.low <= scenario.step && scenario.step <= p.high }
+    tally.covered += 1 if near.any? { |p| scenario.step.between?(p.low, p.high) }
   end
 end
