@@ -1,10 +1,15 @@
 # Turns a run's metadata and trials into one finished Report: summaries per cell, comparisons against
-# the baseline (one verdict pipeline, corrected per family), HTTP figures, sweeps, YJIT memory,
+# the baseline (one verdict pipeline, corrected per family), what the kinds derive (DERIVED), sweeps, YJIT memory,
 # profiles, GVL traces, each runtime's gem sets, steady state, what accounts for each decided difference (Why),
 # warnings, what each picture shows, and the report's sections as tables (Section, Sections). Computed once, before anything is rendered. Pure: no I/O.
 module Rubyrig
   class Analysis
     GVL_METRICS = /\Agvl_/
+    # What workload kinds derive from the core report for their own sections, pictures and warnings, by
+    # the Report field that holds it: each `new(alpha:).compute(report)` returns a result whose
+    # `comparisons` the warnings check. Named by constant, like the kinds' sections in Sections::DEFAULT
+    # and pictures in Figures::KINDS, so that the analysis names no kind and reads their code only here.
+    DERIVED = {http: "Rubyrig::Kinds::Http::Derived"}.freeze
 
     # sections: the Sections::Registry of the report's sections.
     def initialize(alpha: 0.05, sections: Sections::DEFAULT)
@@ -32,13 +37,13 @@ module Rubyrig
       core = Report.new(run: run, cells: cells, trials: trials, item_trials: item_trials, primary: primary_metrics(run, cells, measured),
         summaries: summaries, comparisons: compare(run, cells, measured))
       scaling = Scaling.new(core, alpha: @alpha)
-      http = HttpDerived.new(alpha: @alpha).compute(core)
-      sections = {
-        http: http, sweeps: scaling.tables, yjit_memory: scaling.yjit_memory_rows,
+      derived = DERIVED.transform_values { |name| Object.const_get(name).new(alpha: @alpha).compute(core) }
+      sections = derived.merge(
+        sweeps: scaling.tables, yjit_memory: scaling.yjit_memory_rows,
         profiles: ProfileComparison.new(core).groups, traces: traces(trials), gem_sets: GemSets.of(run),
         why: Why.of(core, measured), steady_state: SteadyState.of(cells, measured, alpha: @alpha)
-      }
-      warnings = Warnings.new(core, http: http, skipped: skipped).list + GemSets.warnings(sections[:gem_sets]) +
+      )
+      warnings = Warnings.new(core, derived: derived.values, skipped: skipped).list + GemSets.warnings(sections[:gem_sets]) +
         SteadyState.warnings(sections[:steady_state])
       full = Report.new(**core.to_h, **sections, warnings: warnings)
       drawn = Report.new(**full.to_h, figures: Figures.of(full))

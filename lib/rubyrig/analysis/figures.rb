@@ -1,7 +1,7 @@
 # What every picture of a report shows, computed once from the otherwise finished Report so that the
 # HTML reporter only draws and the other formats print the same numbers: verdict forest plots per
 # metric, per-cell distributions, sweep lines with bands, processes × threads grids, HTTP latency
-# curves and errors per batch, jobs timelines, memory against speed, GVL time per thread, profile
+# curves and errors per batch (the http kind's, in kinds/http/), jobs timelines, memory against speed, GVL time per thread, profile
 # bars, where the cost went for each decided difference and a ruby-bench suite's benchmarks, each
 # with its axes. Pure: reads the report and its trials' samples, no I/O.
 module Rubyrig
@@ -9,7 +9,7 @@ module Rubyrig
     class Figures
       KINDS = {
         verdicts: :VerdictPlots, distributions: :Distributions, sweeps: :SweepBands, grids: :Grids,
-        latency: :LatencyCurves, http_errors: :ErrorBars, jobs: :JobsTimelines, memory_speed: :MemorySpeed,
+        latency: "Rubyrig::Kinds::Http::LatencyCurves", http_errors: "Rubyrig::Kinds::Http::ErrorBars", jobs: :JobsTimelines, memory_speed: :MemorySpeed,
         gvl: :GvlThreads, profiles: :ProfileBars, why: :WhyBars, suite: :SuiteForest
       }.freeze
 
@@ -21,8 +21,12 @@ module Rubyrig
       # report: a Report with every other section computed.
       def self.of(report)
         measured = report.measured_by_cell
-        Set.new(**KINDS.transform_values { |name| const_get(name).new(report, measured).figures.freeze }).freeze
+        Set.new(**KINDS.transform_values { |name| builder(name).new(report, measured).figures.freeze }).freeze
       end
+
+      # A builder of analysis/figures/ by its name, or a kind's own by its full constant name (a String,
+      # resolved when a report is drawn, so that the analysis names no kind).
+      def self.builder(name) = name.is_a?(String) ? Object.const_get(name) : const_get(name)
 
       # Structs, hashes and lists of them as plain hashes with string keys (for JSON).
       def self.plain(value)

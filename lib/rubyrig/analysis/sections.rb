@@ -6,7 +6,6 @@ module Rubyrig
   class Analysis
     module Sections
       autoload :GemSets, "rubyrig/analysis/sections/gem_sets"
-      autoload :Http, "rubyrig/analysis/sections/http"
       autoload :Jobs, "rubyrig/analysis/sections/jobs"
       autoload :Memory, "rubyrig/analysis/sections/memory"
       autoload :Profiles, "rubyrig/analysis/sections/profiles"
@@ -27,7 +26,7 @@ module Rubyrig
 
       DEFAULT = Registry.new([
         "Rubyrig::Analysis::Sections::Why",
-        "Rubyrig::Analysis::Sections::Http",
+        "Rubyrig::Kinds::Http::ReportSection",
         "Rubyrig::Analysis::Sections::GemSets",
         "Rubyrig::Analysis::Sections::Jobs",
         "Rubyrig::Analysis::Sections::Sweeps",

@@ -18,11 +18,12 @@ module Rubyrig
       # Heavy tails are looked for from this many batches in a cell.
       TAIL_MIN_BATCHES = 5
 
-      # report: the core Report (cells, trials, summaries, comparisons); http: HttpDerived's result;
+      # report: the core Report (cells, trials, summaries, comparisons); derived: what the kinds derived
+      # from it (Analysis::DERIVED), each with its comparisons;
       # skipped: one line per line of trials.jsonl that could not be read as a trial (Store#read_trials).
-      def initialize(report, http:, skipped: [])
+      def initialize(report, derived:, skipped: [])
         @report = report
-        @http = http
+        @derived = derived
         @skipped = skipped
         @measured = report.measured_by_cell
       end
@@ -233,7 +234,7 @@ module Rubyrig
       def not_compared
         runtime = @report.comparisons.select { |c| c.verdict == Verdict::NOT_COMPARED && Metrics.fetch(c.metric).speed? }
           .map { |c| "#{c.runtime} | #{c.workload}#{" | #{Experiment::Cell.new(params: c.params).params_label}" unless c.params.empty?}: #{Metrics.fetch(c.metric).label} not compared: #{c.reason}" }
-        contrasts = @http.connection_modes + @http.rails_overhead.map(&:comparison)
+        contrasts = @derived.flat_map(&:comparisons)
         modes = contrasts.reject(&:compared?).map do |c|
           "#{c.runtime} | #{c.workload}: #{c.other} against #{c.reference} not compared: #{c.reason}"
         end

@@ -2,22 +2,22 @@
 # mode, one curve per runtime and connection mode from p50 to p99.9 (median over batches with its 95%
 # interval, and every batch's own curve), placed on a tail axis where each step is ten times rarer.
 module Rubyrig
-  class Analysis
-    class Figures
-      class LatencyCurves < Builder
+  module Kinds
+    module Http
+      class LatencyCurves < Analysis::Figures::Builder
         PERCENTILES = {50 => "latency_p50_s", 90 => "latency_p90_s", 99 => "latency_p99_s", 99.9 => "latency_p999_s"}.freeze
 
         Plot = Struct.new(:workload, :fixed, :percentiles, :positions, :axis, :series, keyword_init: true)
         Series = Struct.new(:runtime, :mode, :cell_key, :medians, :median_cis, :batches, keyword_init: true)
 
         def figures
-          http = @report.cells.select { |c| @report.run.workload(c.workload).kind == "http" }
+          http = @report.cells.select { |c| @report.run.workload(c.workload).kind == Kind.kind }
           http.group_by { |c| [c.workload, c.params.except("connection")] }.filter_map do |(workload, fixed), cells|
             series = cells.map { |cell| series(cell) }.reject { |s| s.batches.empty? }
             next if series.empty?
             shown = series.flat_map { |s| s.batches.flat_map { |b| b["values"] } + s.median_cis.compact.flatten }
             Plot.new(workload: workload, fixed: fixed, percentiles: PERCENTILES.keys,
-              positions: PERCENTILES.keys.map { |p| -Math.log10(1 - p / 100.0) }, axis: Axis.fit(shown, unit: "s"),
+              positions: PERCENTILES.keys.map { |p| -Math.log10(1 - p / 100.0) }, axis: Analysis::Axis.fit(shown, unit: "s"),
               series: series).freeze
           end
         end

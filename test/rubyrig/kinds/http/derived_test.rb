@@ -1,4 +1,4 @@
-# Tests the HTTP-only figures on hand-made trials: connection modes against keepalive, and the Rails
+# Tests the http kind's derived figures (Kinds::Http::Derived) on hand-made trials: connection modes against keepalive, and the Rails
 # overhead per request (1/rails - 1/rack), both through the one verdict pipeline.
 require "test_helper"
 

@@ -1,14 +1,14 @@
 # HTTP errors per batch: for each HTTP workload, every ok measured batch of every cell with its error
 # count and completed responses, on a count axis from zero.
 module Rubyrig
-  class Analysis
-    class Figures
-      class ErrorBars < Builder
+  module Kinds
+    module Http
+      class ErrorBars < Analysis::Figures::Builder
         Plot = Struct.new(:workload, :axis, :cells, keyword_init: true)
         Cell = Struct.new(:runtime, :params, :cell_key, :batches, keyword_init: true)
 
         def figures
-          http = @report.cells.select { |c| @report.run.workload(c.workload).kind == "http" }
+          http = @report.cells.select { |c| @report.run.workload(c.workload).kind == Kind.kind }
           http.group_by(&:workload).filter_map do |workload, cells|
             shown = cells.map do |cell|
               batches = trials(cell).map do |t|
@@ -18,7 +18,7 @@ module Rubyrig
             end
             next if shown.all? { |c| c.batches.empty? }
             counts = shown.flat_map { |c| c.batches.map { |b| b["error_count"] } }
-            Plot.new(workload: workload, axis: Axis.fit(counts + [1], unit: "", zero: true, integer: true), cells: shown).freeze
+            Plot.new(workload: workload, axis: Analysis::Axis.fit(counts + [1], unit: "", zero: true, integer: true), cells: shown).freeze
           end
         end
       end
