@@ -13,7 +13,10 @@
 # API:
 #   ChangePoints.of(samples, higher_is_better:, speed: true, alpha: 0.05, margin: 0.02, seed: SEED,
 #     breaks: [], permutations: PERMUTATIONS, min_runs: MIN_RUNS) -> [ChangePoint, ...] by index
-#   samples: [[Float, ...], ...] one Array of positive batch values per run, in series order.
+#   samples: [[Float, ...], ...] one Array of positive batch values per run, in series order; a series
+#   with a run that has none, or has a value that is not a positive finite number, cannot be put on
+#   the log scale: ChangePoints.refusal(samples) says why (nil when it can), and `of` raises
+#   ArgumentError with that line.
 module Rubyrig
   class Analysis
     module ChangePoints
@@ -47,14 +50,21 @@ module Rubyrig
         end.sort_by(&:index).freeze
       end
 
+      # Why the series cannot be searched (its first run without a level), or nil.
+      def refusal(samples)
+        samples.each_with_index do |values, i|
+          return "run #{i + 1} has no batch value; a run's level needs one" unless values.is_a?(Array) && !values.empty?
+          bad = values.find { |v| !Inference.positive?(v) }
+          return "run #{i + 1} has a batch that reported #{bad.inspect}; a ratio needs positive values" unless bad.nil?
+        end
+        nil
+      end
+
       # Each run's geometric mean.
       def levels(samples)
-        samples.each_with_index.map do |values, i|
-          unless values.is_a?(Array) && !values.empty? && values.all? { |v| v.is_a?(Numeric) && v.finite? && v > 0 }
-            raise ArgumentError, "run #{i} needs at least one positive finite batch value, got #{values.inspect}"
-          end
-          Math.exp(values.sum(0.0) { |v| Math.log(v) } / values.size)
-        end
+        refused = refusal(samples)
+        raise ArgumentError, refused if refused
+        samples.map { |values| Math.exp(values.sum(0.0) { |v| Math.log(v) } / values.size) }
       end
 
       # [from, to) of each piece between the breaks.

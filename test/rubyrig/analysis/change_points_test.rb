@@ -79,10 +79,12 @@ class ChangePointsTest < Minitest::Test
     assert_operator points.map(&:confidence).max, :<=, 1 - 0.05 / 2 + 1e-12
   end
 
-  def test_bad_values_are_refused_with_the_run_named
+  def test_a_run_without_a_level_refuses_the_series_with_the_run_named
+    assert_nil CP.refusal([[1.0], [2.0, 1.0]])
+    assert_equal "run 2 has a batch that reported 0.0; a ratio needs positive values", CP.refusal([[1.0], [0.0, 1.0]])
+    assert_equal "run 3 has no batch value; a run's level needs one", CP.refusal([[1.0], [1.0], []])
     error = assert_raises(ArgumentError) { CP.of([[1.0], [0.0, 1.0]], higher_is_better: false) }
-    assert_match(/run 1 /, error.message)
-    assert_raises(ArgumentError) { CP.of([[1.0], []], higher_is_better: false) }
+    assert_equal CP.refusal([[1.0], [0.0, 1.0]]), error.message
   end
 
   def test_too_few_runs_for_two_sides_give_nothing
