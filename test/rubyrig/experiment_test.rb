@@ -175,4 +175,11 @@ class ExperimentTest < Minitest::Test
     assert_nil load("runtimes: [system]\nworkloads:\n  - command: [ruby, -v]\n").workloads.first.prepare
     assert_match(/exp\.yml:4: prepare must be a command as a list of arguments/, error("runtimes: [system]\nworkloads:\n  - command: [ruby, -v]\n    prepare: []\n"))
   end
+
+  def test_a_builtin_brings_its_own_prepare_step_which_the_entry_may_replace
+    assert_equal %w[ruby bin/prepare], load("runtimes: [system]\nworkloads: [builtin:rails-blog]\n").workloads.first.prepare
+    given = load("runtimes: [system]\nworkloads:\n  - builtin: rails-blog\n    prepare: [ruby, -e, exit]\n")
+    assert_equal %w[ruby -e exit], given.workloads.first.prepare
+    assert_nil load("runtimes: [system]\nworkloads: [builtin:rails-hello]\n").workloads.first.prepare
+  end
 end

@@ -7,9 +7,10 @@ module Rubyrig
       DIR = File.expand_path("../workloads", __dir__)
       PREFIX = "builtin:"
 
-      # What a built-in folder declares: its kind, main file, parameters with defaults, and options.
+      # What a built-in folder declares: its kind, main file, parameters with defaults, options, and the
+      # prepare step (an argv run in its folder before the first batch, e.g. to build a database).
       Definition = Struct.new(:name, :dir, :kind, :file, :description, :params, :iterations, :warmup, :options,
-        :gemfile, keyword_init: true) do
+        :gemfile, :prepare, keyword_init: true) do
         def path = file && File.join(dir, file)
 
         def workload_name = "#{PREFIX}#{name}"
@@ -36,7 +37,8 @@ module Rubyrig
           name: name, dir: File.dirname(file), kind: data.fetch("kind"), file: data["file"],
           description: data["description"], params: data.fetch("params", {}),
           iterations: data["iterations"], warmup: data["warmup"], options: data.fetch("options", {}),
-          gemfile: File.file?(gemfile = File.join(File.dirname(file), "Gemfile")) ? gemfile : nil
+          gemfile: File.file?(gemfile = File.join(File.dirname(file), "Gemfile")) ? gemfile : nil,
+          prepare: data["prepare"]&.freeze
         ).freeze
       end
     end

@@ -44,7 +44,7 @@ module Rubyrig
           timeout_s: fields.positive_number("timeout_s"),
           gemfile: fields.optional("gemfile", String)&.then { |g| fields.path(g) } || builtin&.gemfile || (builtin ? nil : loaded.gemfile),
           options: loaded.options, sweeps: sweeps(fields, builtin, params), base_dir: fields.base_dir,
-          prepare: fields["prepare"].nil? ? nil : fields.argv("prepare", "a command as a list of arguments, e.g. [bin/rails, db:prepare], or a command line")
+          prepare: fields["prepare"].nil? ? builtin&.prepare : fields.argv("prepare", "a command as a list of arguments, e.g. [bin/rails, db:prepare], or a command line")
         ).freeze
       end
 
