@@ -37,7 +37,8 @@ module Rubyrig
 
       attr_reader :threads
 
-      def initialize(binary:, threads:, connections:, timeout_s:, connection:, cpus: nil)
+      # script: the Lua script (rubyrig's report, or a traffic script that includes it).
+      def initialize(binary:, threads:, connections:, timeout_s:, connection:, cpus: nil, script: nil)
         unless self.class.supports?(connection)
           raise ExperimentError, "wrk cannot run connection mode '#{connection}'; it supports #{MODES.join(" and ")}"
         end
@@ -47,11 +48,12 @@ module Rubyrig
         @timeout_s = timeout_s
         @connection = connection
         @cpus = cpus
+        @script = script || SCRIPT
       end
 
       def argv(url, duration_s)
         args = [@binary, "--threads", @threads, "--connections", @connections, "--duration", "#{duration_s}s",
-          "--timeout", "#{@timeout_s}s", "--script", SCRIPT]
+          "--timeout", "#{@timeout_s}s", "--script", @script]
         args += ["--header", "Connection: close"] if @connection == "close"
         (args << url).map(&:to_s)
       end

@@ -21,7 +21,8 @@ module Rubyrig
 
       # context: the batch's context with cpus set to the server's CPUs; process_run: the class that runs
       # a measured process tree for a context (Processes::MeasuredRun), so that services name no kind.
-      def initialize(context:, process_run:, rackup:, processes:, threads:, port:, boot_timeout_s:, path: "/", env: {})
+      # log_requests: Puma's request log on (one line per request in server-stdout.log, for traffic).
+      def initialize(context:, process_run:, rackup:, processes:, threads:, port:, boot_timeout_s:, path: "/", env: {}, log_requests: false)
         @context = context
         @process_run = process_run
         @rackup = rackup
@@ -31,6 +32,7 @@ module Rubyrig
         @boot_timeout_s = boot_timeout_s
         @path = path
         @env = env
+        @log_requests = log_requests
       end
 
       def url = "http://#{HOST}:#{@port}#{@path}"
@@ -83,6 +85,7 @@ module Rubyrig
           "directory #{File.dirname(@rackup).dump}"
         ]
         lines << "preload_app!" if @processes > 1
+        lines << "log_requests" if @log_requests
         lines.join("\n") + "\n"
       end
 

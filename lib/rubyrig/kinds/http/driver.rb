@@ -52,13 +52,14 @@ module Rubyrig
         end
 
         def run
+          @traffic = Traffic.from_options(@options)&.then { |t| Traffic::Batch.new(t, dir: @context.artifacts_dir, round: @context.batch.round) }
           split = Kind.cpu_split(@options, server_cpus: @context.server_cpus, load_cpus: @context.load_cpus,
             cpus: @context.cpus)
           server = Services::Puma.new(
             context: @context.with(cpus: split.server), process_run: Processes::MeasuredRun,
             rackup: Kind.rackup(@context.workload), processes: @params["processes"], threads: @params["threads"],
             port: @options["port"] ? Services::Ports.check_free!(@options["port"]) : Services::Ports.free,
-            boot_timeout_s: @options["boot_timeout_s"], path: @options["path"], env: server_env
+            boot_timeout_s: @options["boot_timeout_s"], path: @options["path"], env: server_env, log_requests: !@traffic.nil?
           )
           measure(server, generator(split), split)
         rescue Services::Puma::BootFailed, Services::Puma::Exited => e
@@ -77,9 +78,11 @@ module Rubyrig
           warmup = (@options["warmup_s"] > 0) ? run_load(generator, server, @options["warmup_s"], "#{generator.name}-warmup") : nil
           server.check_running!("during the warmup")
           before = server.sample
+          @traffic&.start(server.log_path("stdout"))
           measured = run_load(generator, server, @options["duration_s"], generator.name)
           server.check_running!("during the measured load")
           after = server.sample
+          @traffic&.finish(server.log_path("stdout"))
           outcome = server.stop
           result(outcome, server, measured, warmup, ServerCpu.new(before: before, after: after).freeze, split, generator)
         end
@@ -88,7 +91,7 @@ module Rubyrig
           generator.run(server.url, duration_s: duration_s, dir: @context.artifacts_dir, label: label)
         end
 
-        def generator_name = Load.for_mode(@params["connection"])
+        def generator_name = Traffic.generator_for(@options, @params["connection"])
 
         def generator(split)
           binary = Load.fetch(generator_name).locate(@options[generator_name])
@@ -96,7 +99,8 @@ module Rubyrig
             Load::Httperf.new(binary: binary, connections: @params["connections"], timeout_s: @options["request_timeout_s"], cpus: split.load)
           else
             Load::Wrk.new(binary: binary, threads: @options["load_threads"], connections: @params["connections"],
-              timeout_s: @options["request_timeout_s"], connection: @params["connection"], cpus: split.load)
+              timeout_s: @options["request_timeout_s"], connection: @params["connection"], cpus: split.load,
+              script: @traffic&.wrk_script(@options["load_threads"]))
           end
         end
 
@@ -104,7 +108,7 @@ module Rubyrig
 
         def result(outcome, server, measured, warmup, server_cpu, split, generator)
           metrics = http_metrics(measured, warmup, server, server_cpu, split, generator)
-          metrics = outcome.metrics.except("wall_s").merge(metrics)
+          metrics = outcome.metrics.except("wall_s").merge(metrics).merge(@traffic ? @traffic.metrics(measured) : {})
           warnings = outcome.warnings + split.warnings
           status, reason = status(measured)
           unless outcome.problems.empty?
@@ -175,7 +179,7 @@ module Rubyrig
         # The server's config and logs, each load generator run's log and JSON, and the probe files.
         def artifacts
           generated = Dir.children(@context.artifacts_dir).grep(/\A(#{Load::ADAPTERS.keys.join("|")})(-warmup)?(-\d+)?\.(log|json)\z/).sort
-          (%w[puma.rb server-stdout.log server-stderr.log] + generated + %w[probe])
+          (%w[puma.rb server-stdout.log server-stderr.log] + generated + @traffic&.artifacts.to_a + %w[probe])
             .select { |name| File.exist?(File.join(@context.artifacts_dir, name)) }
         end
       end

@@ -29,7 +29,8 @@ module Rubyrig
           {name: "non_2xx_3xx_count", unit: "", higher_is_better: false, kind: :resource, label: "non-2xx/3xx responses"},
           {name: "server_cpu_s", unit: "s", higher_is_better: false, kind: :resource, label: "server CPU (measured run)"},
           {name: "server_cpu_fraction", unit: "fraction", higher_is_better: false, kind: :resource, label: "server CPU / its CPUs"},
-          {name: "load_cpu_s", unit: "s", higher_is_better: false, kind: :resource, label: "load generator CPU time"}
+          {name: "load_cpu_s", unit: "s", higher_is_better: false, kind: :resource, label: "load generator CPU time"},
+          *Traffic::METRICS
         ].freeze
 
         def self.kind = "http"
@@ -86,7 +87,7 @@ module Rubyrig
 
         # The names of the load generators the workload's connection modes need, e.g. ["wrk", "httperf"].
         def self.generators(workload)
-          Array(effective_params(workload.params)["connection"]).map { |mode| Load.for_mode(mode) }.uniq
+          Array(effective_params(workload.params)["connection"]).map { |mode| Traffic.generator_for(workload.options, mode) }.uniq
         end
 
         def self.framework(rackup) = File.file?(File.join(File.dirname(rackup), RAILS_MARKER)) ? "rails" : "rack"

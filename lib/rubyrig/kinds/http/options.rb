@@ -1,7 +1,7 @@
 # The experiment keys of an http workload, validated with the file's line and a fix: the server
 # parameters that form the matrix (processes, threads, connection mode, connections) and the load
 # settings (wrk threads, duration, warmup, error threshold, path, port, CPUs, the wrk and httperf
-# binaries), and a latency objective with its capacity search (Objective, Capacity).
+# binaries), a latency objective with its capacity search (Objective, Capacity), and the traffic.
 module Rubyrig
   module Kinds
     module Http
@@ -10,7 +10,8 @@ module Rubyrig
         DEFAULTS = {
           "load_threads" => 1, "duration_s" => 10, "warmup_s" => 5, "max_error_rate" => 0.01,
           "request_timeout_s" => 2, "path" => "/", "port" => nil, "server_cpus" => nil, "load_cpus" => nil,
-          "boot_timeout_s" => 60, "wrk" => "wrk", "httperf" => "httperf", "slo" => nil, "capacity" => nil
+          "boot_timeout_s" => 60, "wrk" => "wrk", "httperf" => "httperf", "slo" => nil, "capacity" => nil,
+          "traffic" => nil
         }.freeze
 
         module_function
@@ -27,6 +28,8 @@ module Rubyrig
           end
           options["rackup"] = builtin.path if builtin
           options["capacity"] = Capacity.load(fields, options, fields["params"].is_a?(Hash) ? fields["params"] : {})
+          options["traffic"] = Traffic.load(fields)
+          Traffic.check_params(options["traffic"], params, fields) if options["traffic"]
           options
         end
 

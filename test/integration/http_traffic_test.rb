@@ -1,0 +1,77 @@
+# Real Puma and wrk on a small Rack app (test/fixtures/traffic): a weighted mix of six endpoints is served
+# in the proportions asked, by the server's own count (Puma's request log), each within 2 percentage
+# points; an access log replays with its own mix; the generated Lua script is kept with the batch; and
+# every batch records per-endpoint metrics beside its totals. The proportions hold by construction (the
+# script cycles through a sequence that has them), whatever the host's speed.
+require "test_helper"
+
+class HttpTrafficMixTest < Minitest::Test
+  include SlowTest
+
+  APP = File.expand_path("../fixtures/traffic", __dir__)
+  WEIGHTS = {"index" => 30, "show" => 25, "search" => 15, "api" => 15, "create" => 10, "robots" => 5}.freeze
+
+  def run_experiment(traffic_yaml, batches: 2)
+    dir = tmpdir
+    FileUtils.cp(File.join(APP, "access.log"), dir)
+    exp = write(dir, "traffic.yml", <<~YAML)
+      runtimes: [system]
+      workloads:
+        - app: #{APP}/config.ru
+          name: traffic
+          params: {connections: 4, threads: 2}
+          duration_s: 2
+          warmup_s: 1
+      #{traffic_yaml.gsub(/^/, "    ")}
+      batches: #{batches}
+      seed: 5
+    YAML
+    results = File.join(dir, "run")
+    status, out, err = run_cli("run", exp, "--results", results)
+    assert_equal 0, status, "#{out}\n#{err}"
+    store = Rubyrig::Results::Store.open(results)
+    store.trials.each { |t| assert t.ok?, [t.status, t.reason].inspect }
+    [store, results]
+  end
+
+  def test_a_weighted_mix_is_served_in_the_proportions_asked
+    store, results = run_experiment(<<~YAML)
+      traffic:
+        values: {id: 1..500}
+        requests:
+          - {name: index, path: /posts, weight: 30}
+          - {name: show, path: "/posts/{id}", weight: 25}
+          - {name: search, path: "/search?q={q}", values: {q: [ruby, rails, puma]}, weight: 15}
+          - {name: api, path: "/api/posts/{id}", headers: {Accept: application/json}, weight: 15}
+          - {name: create, method: POST, path: /posts, body: "title=hello&body=world", weight: 10}
+          - {name: robots, path: /robots.txt, weight: 5}
+    YAML
+    total = WEIGHTS.values.sum.to_f
+    store.trials.each do |trial|
+      m = trial.metrics
+      logged = m.fetch("logged_request_count")
+      assert_operator logged, :>, 200, "too few requests to judge a mix"
+      WEIGHTS.each do |name, weight|
+        share = m.fetch("endpoint.#{name}.share")
+        assert_in_delta weight / total, share, 0.02, "#{name}: served #{(share * 100).round(1)}% of #{logged}, asked #{(weight / total * 100).round(1)}%"
+        assert_equal 0, m.fetch("endpoint.#{name}.error_count"), name
+        assert_operator m.fetch("endpoint.#{name}.service_p99_s"), :>=, m.fetch("endpoint.#{name}.service_p50_s")
+      end
+      refute m.key?("endpoint.other.request_count"), "every request the server logged belongs to an endpoint"
+      # wrk counts what it received; the server logs a few more that were in flight when wrk stopped.
+      assert_in_delta m["request_count"], logged, [0.02 * logged, 20].max
+      assert m.key?("queueing_mean_s")
+      assert_includes trial.artifacts, "traffic.lua"
+      assert File.file?(File.join(results, "artifacts", trial.batch_id, "traffic.lua"))
+    end
+  end
+
+  def test_an_access_log_replays_with_its_own_mix
+    store, = run_experiment("traffic: {access_log: access.log}\n", batches: 1)
+    m = store.trials.first.metrics
+    expected = {"get_posts" => 2, "get_posts_n" => 4, "get_robots_txt" => 1, "post_posts" => 1, "get_api_posts_n" => 1, "get_search" => 1}
+    expected.each do |name, lines|
+      assert_in_delta lines / 10.0, m.fetch("endpoint.#{name}.share"), 0.02, name
+    end
+  end
+end
