@@ -38,7 +38,7 @@ module Rubyrig
               "not #{(modes - ["keepalive"]).join(", ")}; drop the other connection modes from params", own_name: false)
           end
           return unless modes.include?("client-close")
-          fields.fail(["traffic"], "runs with connection: keepalive or close (wrk), not client-close; drop client-close from params", own_name: false)
+          fields.fail(["traffic"], "runs with connection: keepalive or close (wrk), not client-close; drop client-close from params")
         end
 
         # The load generator of a connection mode for a workload's options: httperf runs sessions.
