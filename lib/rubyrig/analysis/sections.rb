@@ -27,6 +27,7 @@ module Rubyrig
       DEFAULT = Registry.new([
         "Rubyrig::Analysis::Sections::Why",
         "Rubyrig::Kinds::Http::ReportSection",
+        "Rubyrig::Kinds::Http::EndpointsSection",
         "Rubyrig::Analysis::Sections::GemSets",
         "Rubyrig::Analysis::Sections::Jobs",
         "Rubyrig::Analysis::Sections::Sweeps",

@@ -16,6 +16,15 @@ module Rubyrig
       LOG_PREFIX = "server-"
       CONFIG_FILE = "puma.rb"
       POLL_S = 0.01
+      # Puma's request log (one line per request, in server-stdout.log), its time to the microsecond:
+      # Puma's own format rounds it to 0.1 ms, and is widened only where it is the one known here.
+      REQUEST_LOG = [
+        "log_requests",
+        'require "puma/commonlogger"',
+        "if Puma::CommonLogger::FORMAT.end_with?(\"%0.4f\\n\")",
+        '  Puma::CommonLogger.const_set(:FORMAT, Puma::CommonLogger.send(:remove_const, :FORMAT).sub("%0.4f", "%0.6f"))',
+        "end"
+      ].freeze
 
       attr_reader :port, :boot_s
 
@@ -85,7 +94,7 @@ module Rubyrig
           "directory #{File.dirname(@rackup).dump}"
         ]
         lines << "preload_app!" if @processes > 1
-        lines << "log_requests" if @log_requests
+        lines += REQUEST_LOG if @log_requests
         lines.join("\n") + "\n"
       end
 
