@@ -11,7 +11,7 @@ class HttpTrafficMixTest < Minitest::Test
   APP = File.expand_path("../fixtures/traffic", __dir__)
   WEIGHTS = {"index" => 30, "show" => 25, "search" => 15, "api" => 15, "create" => 10, "robots" => 5}.freeze
 
-  def run_experiment(traffic_yaml, batches: 2)
+  def run_experiment(traffic_yaml, batches: 2, options: "")
     dir = tmpdir
     FileUtils.cp(File.join(APP, "access.log"), dir)
     exp = write(dir, "traffic.yml", <<~YAML)
@@ -22,7 +22,7 @@ class HttpTrafficMixTest < Minitest::Test
           params: {connections: 4, threads: 2}
           duration_s: 2
           warmup_s: 1
-      #{traffic_yaml.gsub(/^/, "    ")}
+      #{(options + traffic_yaml).gsub(/^/, "    ")}
       batches: #{batches}
       seed: 5
     YAML
@@ -64,6 +64,39 @@ class HttpTrafficMixTest < Minitest::Test
       assert_includes trial.artifacts, "traffic.lua"
       assert File.file?(File.join(results, "artifacts", trial.batch_id, "traffic.lua"))
     end
+  end
+
+  # A member logs in (the server sets a cookie) and then reads the private page; a visitor reads it
+  # without logging in. The server's own log says the member's reads answered 200 and the visitor's 401.
+  def test_a_session_carries_its_cookie
+    store, results = run_experiment(<<~YAML, batches: 1, options: "max_error_rate: 0.9\n")
+      traffic:
+        sessions:
+          - name: member
+            weight: 1
+            steps:
+              - {name: login, method: POST, path: /login, body: "user=alice&password=secret"}
+              - think_s: 0.01
+              - {name: private, path: /private}
+              - {name: list, path: /posts}
+              - {name: private_again, path: "/private?again=1"}
+          - name: visitor
+            weight: 1
+            steps:
+              - {name: list, path: /posts}
+              - {name: private_visitor, path: "/private?from=visitor"}
+    YAML
+    trial = store.trials.first
+    m = trial.metrics
+    assert_equal "httperf", trial.facts["load_generator"]
+    %w[login private private_again private_visitor list].each { |name| assert_operator m.fetch("endpoint.#{name}.request_count"), :>, 20, name }
+    assert_equal 0, m.fetch("endpoint.private.error_count"), "a member's private page answers 200"
+    assert_equal 0, m.fetch("endpoint.private_again.error_count")
+    assert_equal m.fetch("endpoint.private_visitor.request_count"), m.fetch("endpoint.private_visitor.error_count"), "a visitor's answers 401"
+    assert_equal 0, m.fetch("endpoint.list.error_count")
+    refute m.key?("latency_p99_s"), "a session's connection lifetime is no request latency"
+    assert_operator m.fetch("queueing_mean_s"), :>, -0.001
+    assert File.file?(File.join(results, "artifacts", trial.batch_id, "traffic-1.wsesslog"))
   end
 
   def test_an_access_log_replays_with_its_own_mix

@@ -95,7 +95,9 @@ module Rubyrig
 
         def generator(split)
           binary = Load.fetch(generator_name).locate(@options[generator_name])
-          if generator_name == "httperf"
+          if @traffic&.sessions?
+            Load::HttperfSessions.new(binary: binary, files: @traffic.wsesslog_files(@params["connections"]), timeout_s: @options["request_timeout_s"], cpus: split.load)
+          elsif generator_name == "httperf"
             Load::Httperf.new(binary: binary, connections: @params["connections"], timeout_s: @options["request_timeout_s"], cpus: split.load)
           else
             Load::Wrk.new(binary: binary, threads: @options["load_threads"], connections: @params["connections"],

@@ -18,6 +18,8 @@ module Rubyrig
             @files = []
           end
 
+          def sessions? = @traffic.sessions?
+
           # The Lua script wrk runs, for `threads` wrk threads.
           def wrk_script(threads) = remember(WrkScript.write(@traffic.calls(@round), dir: @dir, threads: threads))
 
