@@ -89,7 +89,7 @@ class HttpTrafficMixTest < Minitest::Test
     trial = store.trials.first
     m = trial.metrics
     assert_equal "httperf", trial.facts["load_generator"]
-    %w[login private private_again private_visitor list].each { |name| assert_operator m.fetch("endpoint.#{name}.request_count"), :>, 20, name }
+    %w[login private private_again private_visitor list].each { |name| assert_operator m.fetch("endpoint.#{name}.request_count"), :>, 0, name }
     assert_equal 0, m.fetch("endpoint.private.error_count"), "a member's private page answers 200"
     assert_equal 0, m.fetch("endpoint.private_again.error_count")
     assert_equal m.fetch("endpoint.private_visitor.request_count"), m.fetch("endpoint.private_visitor.error_count"), "a visitor's answers 401"

@@ -70,7 +70,7 @@ module Rubyrig
         def calls(round)
           return access_log_calls if kind == "access_log"
           rng = random(round)
-          Sequence.weighted(requests, SEQUENCE_SIZE, rng).map { |request| request.fill(rng) }
+          Sequence.weighted(requests, SEQUENCE_SIZE).map { |request| request.fill(rng) }
         end
 
         # One batch's sessions as httperf runs them (at most SESSION_TEMPLATES), each a list of
@@ -79,8 +79,8 @@ module Rubyrig
         def session_list(round)
           rng = random(round)
           case kind
-          when "sessions" then Sequence.weighted(sessions, SESSION_TEMPLATES, rng).map { |session| session.fill(rng) }
-          when "requests" then Sequence.weighted(requests, SESSION_TEMPLATES, rng).map { |r| [{call: r.fill(rng), think_s: 0}] }
+          when "sessions" then Sequence.weighted(sessions, SESSION_TEMPLATES).map { |session| session.fill(rng) }
+          when "requests" then Sequence.weighted(requests, SESSION_TEMPLATES).map { |r| [{call: r.fill(rng), think_s: 0}] }
           else
             calls = access_log_calls
             calls.each_slice((calls.size / SESSION_TEMPLATES.to_f).ceil).map { |slice| [{call: slice.first, think_s: 0}] }

@@ -54,6 +54,16 @@ class HttpTrafficTest < Minitest::Test
     assert_equal (1..20).to_a, ids.uniq.sort
   end
 
+  def test_every_stretch_of_a_sequence_holds_the_mix
+    t = traffic(MIX)
+    names = t.calls(1).map(&:name)
+    shares = {"index" => 0.5, "show" => 0.3, "new" => 0.1, "search" => 0.05, "create" => 0.05}
+    [0, 17, 4321, 9990].product([40, 333, 5000]).each do |from, length|
+      counts = (names * 2)[from, length].tally
+      shares.each { |name, share| assert_in_delta share * length, counts.fetch(name, 0), 2, "#{name} in #{length} from #{from}" }
+    end
+  end
+
   def test_logged_requests_are_attributed_by_method_and_pattern_literal_paths_first
     t = traffic(MIX)
     assert_equal "new", t.endpoint("GET", "/posts/new")

@@ -1,6 +1,7 @@
-# A batch's order of weighted items (requests or sessions): each appears in its weight's proportion of
-# `size`, rounded to whole items by largest remainder, shuffled by the batch's seeded generator, so that
-# the mix a generator cycles through is the one asked for and the same in every batch of a round.
+# A batch's order of weighted items (requests or sessions): smooth weighted round-robin, so that every
+# stretch of the order, from any place, holds each item in its weight's proportion to within one (the
+# mix a generator sends is the one asked for however many requests it sends, and wherever each of its
+# threads starts); the placeholders are what the batch's seeded generator fills in.
 module Rubyrig
   module Kinds
     module Http
@@ -8,14 +9,17 @@ module Rubyrig
         module Sequence
           module_function
 
-          # items: objects with a weight; the list of `size` items in a seeded order.
-          def weighted(items, size, random)
+          # items: objects with a weight; the list of `size` items, each step taking the item furthest
+          # behind its share.
+          def weighted(items, size)
             total = items.sum(&:weight).to_f
-            exact = items.map { |item| item.weight / total * size }
-            counts = exact.map(&:floor)
-            order = exact.each_with_index.sort_by { |x, i| [-(x - x.floor), i] }.map(&:last)
-            (size - counts.sum).times { |k| counts[order[k]] += 1 }
-            items.zip(counts).flat_map { |item, n| [item] * n }.shuffle(random: random)
+            credit = Array.new(items.size, 0.0)
+            Array.new(size) do
+              items.each_with_index { |item, i| credit[i] += item.weight }
+              best = credit.each_index.max_by { |i| [credit[i], -i] }
+              credit[best] -= total
+              items[best]
+            end
           end
         end
       end
