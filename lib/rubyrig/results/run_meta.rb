@@ -8,9 +8,11 @@ module Rubyrig
     class RunMeta
       # What run.json says about one workload; primary_metrics are candidates in order of preference.
       # options, iterations, warmup and timeout_s are what its batches run with (a resume too); options
-      # is nil in runs that did not record them.
+      # is nil in runs that did not record them. revision: the commit of the workload's code and whether
+      # its work tree had changes ({"commit", "dirty"}, see WorkloadRevision), nil outside git or in
+      # runs that did not record it.
       Workload = Struct.new(:name, :kind, :primary_metrics, :sweeps, :framework, :load_generator, :cpu_split,
-        :options, :iterations, :warmup, :timeout_s, keyword_init: true)
+        :options, :iterations, :warmup, :timeout_s, :revision, keyword_init: true)
 
       # How comparisons are decided: the equivalence margin (default and per metric) and the number of
       # looks a sequential run (--until decided) was allowed; runs before these existed get the defaults.
@@ -180,7 +182,7 @@ module Rubyrig
           primary_metrics: entry["primary_metrics"] || [entry["primary_metric"] || "wall_s"],
           sweeps: entry["sweeps"] || [], framework: entry["framework"], load_generator: entry["load_generator"],
           cpu_split: entry["cpu_split"], options: entry["options"], iterations: entry["iterations"],
-          warmup: entry["warmup"], timeout_s: entry["timeout_s"]).freeze
+          warmup: entry["warmup"], timeout_s: entry["timeout_s"], revision: entry["revision"]).freeze
       end
 
       # The metric definitions the run recorded when it started (a Metrics::Catalogue): what its reports

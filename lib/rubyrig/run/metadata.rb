@@ -1,7 +1,7 @@
 # What a new run writes into run.json before its first batch: the experiment as given (with its seed
 # and digest), the plan with each cell's effective parameters, how comparisons are decided, each
-# runtime's launch, the gem sets, each workload's kind, primary metrics and effective options (what a
-# resume runs again), the definitions of every metric (what its reports read), the host and the shard.
+# runtime's launch, the gem sets, each workload's kind, primary metrics, effective options (what a
+# resume runs again) and code revision, the definitions of every metric (what its reports read), the host and the shard.
 require "time"
 
 module Rubyrig
@@ -68,7 +68,8 @@ module Rubyrig
         extra = kind.run_meta(workload, server_cpus: @settings.server_cpus, load_cpus: @settings.load_cpus,
           cpus: @experiment.cpus)
         {"kind" => workload.kind, "primary_metric" => kind.primary_metrics.first,
-         "primary_metrics" => kind.primary_metrics, "sweeps" => workload.sweeps}.merge(extra, WorkloadOptions.record(workload))
+         "primary_metrics" => kind.primary_metrics, "sweeps" => workload.sweeps,
+         "revision" => Results::WorkloadRevision.of(workload.target, workload.base_dir)}.merge(extra, WorkloadOptions.record(workload))
       end
 
       def launch(launch)
