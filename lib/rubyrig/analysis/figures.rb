@@ -10,7 +10,8 @@ module Rubyrig
       KINDS = {
         verdicts: :VerdictPlots, distributions: :Distributions, sweeps: :SweepBands, grids: :Grids,
         latency: "Rubyrig::Kinds::Http::LatencyCurves", http_errors: "Rubyrig::Kinds::Http::ErrorBars", jobs: :JobsTimelines, memory_speed: :MemorySpeed,
-        gvl: :GvlThreads, profiles: :ProfileBars, why: :WhyBars, suite: :SuiteForest
+        gvl: :GvlThreads, profiles: :ProfileBars, why: :WhyBars, suite: :SuiteForest,
+        capacity: "Rubyrig::Kinds::Http::CapacityCurves"
       }.freeze
 
       # Every kind of picture, each a list (empty when the run has nothing to show in it).

@@ -28,6 +28,7 @@ module Rubyrig
         "Rubyrig::Analysis::Sections::Why",
         "Rubyrig::Kinds::Http::ReportSection",
         "Rubyrig::Kinds::Http::EndpointsSection",
+        "Rubyrig::Kinds::Http::CapacitySection",
         "Rubyrig::Analysis::Sections::GemSets",
         "Rubyrig::Analysis::Sections::Jobs",
         "Rubyrig::Analysis::Sections::Sweeps",

@@ -54,6 +54,10 @@ module Rubyrig
         when :http_errors
           "#{Charts::Errors.render(plot, @styles)}#{Html.legend(plot.cells.map(&:runtime).uniq, @styles)}<figcaption>#{caption}: every ok " \
             "batch's errors (connect, read, write, timeouts and responses with status 400 or above).</figcaption>"
+        when :capacity
+          "#{Charts::Capacity.render(plot, @styles)}#{Html.legend(plot.series.map(&:runtime), @styles)}<figcaption>#{caption}: each batch's search, " \
+            "a marker per step (filled: sustained, hollow: not); dashed red: the objective's bound; dotted: each runtime's median capacity, " \
+            "shaded: its 95% interval; #{plot.x_axis.log ? "log" : "linear"} rate and #{plot.y_axis.log ? "log" : "linear"} latency scales.</figcaption>"
         when :grids
           blocks = plot.map { |g| %(<div><h4><code>#{esc(g.runtime)}</code></h4>#{Charts::Grid.render(g)}</div>) }
           %(<figcaption>#{caption}; the darker, the more (one scale from 0 for every runtime).</figcaption><div class="grids">#{blocks.join}</div>)

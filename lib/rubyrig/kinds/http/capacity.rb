@@ -9,6 +9,12 @@ module Rubyrig
           "start_rate_per_s" => 10, "growth" => 2, "resolution" => 0.05, "tolerance" => 0.05,
           "step_s" => 5, "warmup_s" => 2, "max_steps" => 30
         }.freeze
+        # The metrics of a batch that searched its capacity (Kind.metrics).
+        METRICS = [
+          {name: "capacity_per_s", unit: "1/s", higher_is_better: true, kind: :resource, rate: true, label: "capacity (highest sustained rate)"},
+          {name: "capacity_failed_at_per_s", unit: "1/s", higher_is_better: true, kind: :resource, rate: true, label: "lowest rate not sustained"},
+          {name: "capacity_steps", unit: "", higher_is_better: false, kind: :resource, label: "capacity search steps"}
+        ].freeze
         # What each setting must be: [check, the words of its error].
         CHECKS = {
           "start_rate_per_s" => [->(v) { v.is_a?(Numeric) && v.positive? }, "a positive rate per second, e.g. 20"],

@@ -44,9 +44,10 @@ module Rubyrig
         # Keep-alive against a new connection per request (wrk's close); client-close needs httperf.
         def self.alternative_params = {"connection" => %w[keepalive close]}.freeze
 
-        def self.primary_metrics = %w[requests_per_s]
+        # A batch that searched its capacity reports it; any other, its requests/s.
+        def self.primary_metrics = %w[capacity_per_s requests_per_s]
 
-        def self.metrics = METRICS
+        def self.metrics = METRICS + Capacity::METRICS
 
         def self.driver = Driver
 

@@ -25,7 +25,7 @@ class HttpOptionsTest < Minitest::Test
     assert_in_delta 0.01, workload.options["max_error_rate"]
     assert_equal File.join(Rubyrig::Experiment::Builtins::DIR, "rack-hello", "config.ru"), workload.options["rackup"]
     assert_equal File.join(Rubyrig::Experiment::Builtins::DIR, "rack-hello", "Gemfile"), workload.gemfile
-    assert_equal "requests_per_s", Rubyrig::Kinds.fetch("http").primary_metrics.first
+    assert_equal %w[capacity_per_s requests_per_s], Rubyrig::Kinds.fetch("http").primary_metrics
   end
 
   def test_app_key_takes_a_config_ru_and_defaults_to_the_rack_gem_set

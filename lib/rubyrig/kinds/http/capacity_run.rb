@@ -1,0 +1,89 @@
+# A capacity search inside one batch, against the batch's one server (the driver boots it and stops
+# it): each step offers one rate in open loop, first for the step's own warmup, then measured, and the
+# CapacitySearch decides the next rate. Gives the driver the measured run at the capacity found (its
+# latency and errors become the batch's http metrics), the capacity metrics, every step for the batch's
+# samples, the step logs as artifacts, and what limited the search.
+module Rubyrig
+  module Kinds
+    module Http
+      class CapacityRun
+        LABEL = "capacity"
+
+        # measured/warmup: the Load::Results of the capacity step (nil when no rate was sustained);
+        # problem: why the batch failed (nil when a rate was sustained).
+        Measured = Struct.new(:measured, :warmup, :metrics, :sample, :warnings, :problem, keyword_init: true)
+
+        # The artifacts of every step, in order: capacity-01-warmup.json, capacity-01-1.log...
+        def self.artifacts(dir) = Dir.children(dir).grep(/\A#{LABEL}-\d+(-warmup)?(-\d+)?\.(log|json)\z/o).sort
+
+        # settings: Capacity's; generator: rate -> an open-loop generator; run: (generator, duration_s,
+        # label) -> Load::Result; check: (when) -> raises when the server is no longer running.
+        def initialize(settings:, objective:, batch_number:, generator:, run:, check:)
+          @settings = settings
+          @objective = objective
+          @start_rate_per_s = Capacity.start_rate_per_s(settings, batch_number)
+          @generator = generator
+          @run = run
+          @check = check
+        end
+
+        def measure
+          runs = {}
+          outcome = CapacitySearch.new(settings: @settings, objective: @objective, start_rate_per_s: @start_rate_per_s,
+            probe: ->(rate) { step(rate, runs.size + 1).tap { |pair| runs[rate] = pair }.last }).run
+          warmup, measured = runs[outcome.capacity_per_s]
+          Measured.new(measured: measured, warmup: warmup, metrics: metrics(outcome), sample: sample(outcome),
+            warnings: [warning(outcome)].compact, problem: problem(outcome)).freeze
+        end
+
+        private
+
+        # One step: its warmup (unless warmup_s is 0), then its measured run, the server checked after each.
+        def step(rate, index)
+          generator = @generator.call(rate)
+          label = format("#{LABEL}-%02d", index)
+          warmup = nil
+          if @settings["warmup_s"].positive?
+            warmup = @run.call(generator, @settings["warmup_s"], "#{label}-warmup")
+            @check.call("during the warmup of capacity step #{index} (#{rate_text(rate)})")
+          end
+          measured = @run.call(generator, @settings["step_s"], label)
+          @check.call("during capacity step #{index} (#{rate_text(rate)})")
+          [warmup, measured]
+        end
+
+        def metrics(outcome)
+          server = outcome.server_limited?
+          {"capacity_per_s" => server ? outcome.capacity_per_s : nil, "capacity_failed_at_per_s" => server ? outcome.failed_at_per_s : nil,
+           "capacity_steps" => outcome.steps.size}.compact
+        end
+
+        def sample(outcome)
+          {"objective" => @objective.to_s, "percentile" => @objective.percentile, "bound_s" => @objective.bound_s, "start_rate_per_s" => @start_rate_per_s, "limit" => outcome.limit,
+           "capacity_per_s" => outcome.capacity_per_s, "failed_at_per_s" => outcome.failed_at_per_s,
+           "steps" => outcome.steps.map(&:to_h)}.merge(@settings.slice("growth", "resolution", "tolerance", "step_s", "warmup_s")).compact
+        end
+
+        # What the capacity found means when the server did not set it.
+        def warning(outcome)
+          return nil if outcome.capacity_per_s.nil? || outcome.server_limited?
+          at_least = "the server sustains at least #{rate_text(outcome.capacity_per_s)} at #{@objective}, so this batch records no capacity_per_s"
+          if outcome.limit == CapacitySearch::GENERATOR
+            "the load generator fell behind at #{rate_text(outcome.failed_at_per_s)} before the server missed its objective: #{at_least}; give httperf more --load-cpus"
+          else
+            "the capacity search used its #{@settings["max_steps"]} steps before it narrowed the capacity to #{format("%g%%", @settings["resolution"] * 100)}: " \
+              "#{at_least}; raise capacity: max_steps or start_rate_per_s"
+          end
+        end
+
+        def problem(outcome)
+          return nil if outcome.capacity_per_s
+          lowest = outcome.steps.min_by(&:rate_per_s)
+          "no offered rate down to #{rate_text(lowest.rate_per_s)} met #{@objective} (there: #{lowest.miss}); lower capacity: start_rate_per_s or relax slo"
+        end
+
+        def rate_text(rate) = "#{format("%.4g", rate)}/s"
+      end
+    end
+  end
+end
