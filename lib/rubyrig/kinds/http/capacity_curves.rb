@@ -28,7 +28,7 @@ module Rubyrig
         private
 
         # The capacity samples of a cell's ok measured batches, with their batch ids.
-        def samples(cell) = trials(cell).filter_map { |t| t.samples[SAMPLE]&.merge("batch_id" => t.batch_id) }
+        def samples(cell) = trials(cell).filter_map { |t| t.samples.to_h[SAMPLE]&.merge("batch_id" => t.batch_id) }
 
         def series(cell, percentile)
           summary = @report.summary(cell.key, "capacity_per_s")

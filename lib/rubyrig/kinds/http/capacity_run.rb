@@ -16,6 +16,23 @@ module Rubyrig
         # The artifacts of every step, in order: capacity-01-warmup.json, capacity-01-1.log...
         def self.artifacts(dir) = Dir.children(dir).grep(/\A#{LABEL}-\d+(-warmup)?(-\d+)?\.(log|json)\z/o).sort
 
+        # The search of the batch's driver: the workload's capacity settings and objective, open-loop
+        # generators at each rate, the runs against `server` (Services::Puma), the load CPUs.
+        def self.for_batch(context, server, load_cpus)
+          options = context.workload.options
+          params = context.params
+          new(settings: options["capacity"], objective: Objective.parse(options["slo"], max_error_rate: options["max_error_rate"]).first,
+            batch_number: context.batch.number, generator: ->(rate) { LoadModel.generator(options, params.merge("rate" => rate), load_cpus) },
+            run: ->(generator, duration_s, label) { generator.run(server.url, duration_s: duration_s, dir: context.artifacts_dir, label: label) },
+            check: ->(what) { server.check_running!(what) })
+        end
+
+        # The driver's Result of the capacity step with the search's metrics, samples and warnings added.
+        def self.finish(result, search)
+          Result.new(**result.to_h, metrics: result.metrics.merge(search.metrics), samples: result.samples.merge("capacity" => search.sample),
+            warnings: result.warnings + search.warnings)
+        end
+
         # settings: Capacity's; generator: rate -> an open-loop generator; run: (generator, duration_s,
         # label) -> Load::Result; check: (when) -> raises when the server is no longer running.
         def initialize(settings:, objective:, batch_number:, generator:, run:, check:)
