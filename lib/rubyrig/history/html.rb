@@ -13,13 +13,12 @@ module Rubyrig
       end
 
       def render
-        method = @report.entries.filter_map(&:method).first
         <<~HTML
           <!DOCTYPE html>
           <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>rubyrig history</title>
           <style>#{STYLE}</style></head><body>
           <h1>rubyrig history</h1>
-          <p class="muted">#{@report.entries.size} series by #{esc(@report.by)}#{" · change points: #{esc(method)} (alpha #{@report.alpha}, seed #{@report.seed})" if method} · rubyrig #{esc(VERSION)}</p>
+          <p class="muted">#{@report.entries.size} series by #{esc(@report.by)} · change points: #{esc(Phrase.method(@report))} · rubyrig #{esc(VERSION)}</p>
           #{@report.entries.empty? ? "<p>No series match the filters.</p>" : @report.entries.map { |e| entry(e) }.join("\n")}
           </body></html>
         HTML
@@ -36,7 +35,7 @@ module Rubyrig
           <h2>#{esc(Phrase.series(e))}</h2>
           <figure class="chart" data-figure="timeline">
           #{Timeline.render(e)}
-          <figcaption>#{esc(e.metric)} (#{direction}) over #{e.marks.size} #{Phrase.noun(e)}s: each point's median with the 95% interval of the median (dashed: the batches' range, under 6 batches); orange bars: the level of each stretch; dashed coloured lines: decided change points; dotted grey: candidates the comparison did not decide; grey bars: a new host or interpreter build (never compared across).</figcaption>
+          <figcaption>#{esc(e.metric)} (#{direction}) over #{Phrase.count(e)}: each point's median with the 95% interval of the median (dashed: the batches' range, under 6 batches); orange bars: the level of each stretch; dashed coloured lines: decided change points; dotted grey: candidates the comparison did not decide; grey bars: a new host or interpreter build (never compared across).</figcaption>
           </figure>
           <ul class="events">#{events(e)}</ul>
           #{table(e)}
@@ -60,7 +59,7 @@ module Rubyrig
           %(<tr><td class="num">#{m.number}</td><td>#{esc(m.label)}</td><td>#{esc(m.host_id)}</td><td><code>#{esc(m.revision.to_s[0, 7])}</code></td>) +
             %(<td>#{esc(m.version)}</td><td class="num">#{m.values.size}</td><td class="num">#{value(m.median, e)}</td><td class="num">#{interval}</td></tr>)
         end
-        %(<details><summary>the #{e.marks.size} #{Phrase.noun(e)}s</summary><table><thead><tr><th>#</th><th>#{(e.by == "time") ? "started (UTC)" : e.by}</th>) +
+        %(<details><summary>the #{Phrase.count(e)}</summary><table><thead><tr><th>#</th><th>#{(e.by == "time") ? "started (UTC)" : e.by}</th>) +
           %(<th>host</th><th>commit</th><th>version</th><th>n</th><th>median</th><th>interval</th></tr></thead><tbody>#{rows.join}</tbody></table></details>)
       end
 

@@ -23,7 +23,7 @@ module Rubyrig
 
       def entry(e)
         {"workload" => e.workload, "params" => e.params, "runtime" => e.runtime, "metric" => e.metric, "unit" => e.unit,
-         "higher_is_better" => e.higher_is_better, "method" => e.method, "points" => e.marks.map { |m| mark(m) },
+         "higher_is_better" => e.higher_is_better, "method" => e.method, "unsearched" => e.unsearched, "points" => e.marks.map { |m| mark(m) },
          "cuts" => e.cuts.map { |c| {"index" => c.index, "reason" => c.reason, "from" => c.from, "to" => c.to, "text" => Phrase.cut(e, c)} },
          "change_points" => e.changes.map { |c| change(e, c).merge("text" => Phrase.change(e, c)) },
          "candidates" => e.candidates.map { |c| change(e, c).merge("reason" => c.reason) },

@@ -12,8 +12,7 @@ module Rubyrig
         lines = ["## rubyrig history (#{@report.entries.size} series by #{@report.by})", ""]
         lines << "No series match the filters." if @report.entries.empty?
         @report.entries.each { |entry| lines.concat(entry_lines(entry)) }
-        method = @report.entries.filter_map(&:method).first
-        lines << "_Change points: #{t(method)} (alpha #{@report.alpha}, seed #{@report.seed})._" if method
+        lines << "_Change points: #{t(Phrase.method(@report))}._"
         lines.join("\n") + "\n"
       end
 
@@ -23,7 +22,7 @@ module Rubyrig
 
       def entry_lines(entry)
         direction = entry.higher_is_better ? "higher is better" : "lower is better"
-        lines = ["### #{t(Phrase.series(entry))}", "", "#{entry.marks.size} #{Phrase.noun(entry)}s, #{direction}.", ""]
+        lines = ["### #{t(Phrase.series(entry))}", "", "#{Phrase.count(entry)}, #{direction}.", ""]
         entry.cuts.each { |c| lines << "- #{t(Phrase.cut(entry, c))}" }
         entry.changes.each do |c|
           lines << "- **#{t(Phrase.series(entry))}: #{t(Phrase.amount(c))}** #{t(Phrase.change(entry, c).delete_prefix(Phrase.amount(c)).strip)}"

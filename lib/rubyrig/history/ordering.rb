@@ -3,6 +3,7 @@
 # order they were first measured; by version, the runtimes of one workload, parameters, metric and set
 # of variants become one series, each interpreter version's runs pooled into one point, in version order.
 require "time"
+require "delegate"
 
 module Rubyrig
   module History
@@ -59,8 +60,19 @@ module Rubyrig
       def by_version(series)
         groups = series.group_by { |s| [s.workload, s.params, s.metric, self.class.variants(s.runtime)] }
         groups.values.map do |list|
-          points = list.flat_map(&:points).sort_by { |p| [self.class.version(p.version) ? 0 : 1, self.class.version(p.version) || Gem::Version.new("0"), time(p)] }
-          [list.first, numbered(pooled(points) { |p| [p.version, p.host] }), nil]
+          points = list.flat_map { |s| s.points.map { |p| Labelled.new(p, s.runtime) } }
+          points = points.sort_by { |p| [self.class.version(p.version) ? 0 : 1, self.class.version(p.version) || Gem::Version.new("0"), time(p)] }
+          [list.first, numbered(pooled(points) { |p| [p.version, p.build, p.host] }), nil]
+        end
+      end
+
+      # A point with the label of the runtime it was measured under (by version, runtimes share a series).
+      class Labelled < SimpleDelegator
+        attr_reader :runtime
+
+        def initialize(point, runtime)
+          super(point)
+          @runtime = runtime
         end
       end
 
@@ -87,10 +99,16 @@ module Rubyrig
           interval: ci || (values.empty? ? nil : [values.min, values.max]), interval_kind: ci ? "median" : "range").freeze
       end
 
+      # "3.3.8", or "3.1.2 (system)" when the runtime's label is not its version.
+      def version_label(point)
+        base = point.runtime.to_s.split("+", 2).first
+        (base == point.version.to_s) ? point.version.to_s : "#{point.version} (#{base})"
+      end
+
       def label(points)
         case @by
         when "commit" then points.first.revision.to_s[0, 7]
-        when "version" then points.first.version.to_s
+        when "version" then version_label(points.first)
         else time(points.first).utc.strftime("%Y-%m-%dT%H:%M")
         end
       end

@@ -7,6 +7,12 @@ module Rubyrig
       module_function
 
       # "nbody · steps=200 · wall_s on 3.3.8+yjit".
+      # How change points are found and decided, for every format's footer.
+      def method(report)
+        "#{Analysis::ChangePoints::DETECTION} on the runs' levels with a permutation test (alpha #{report.alpha}, seed #{report.seed}), " \
+          "each candidate decided by comparing the #{(report.by == "time") ? "run" : "point"}s on either side"
+      end
+
       def series(entry)
         on = entry.runtime.to_s.empty? ? "" : " on #{entry.runtime}"
         "#{entry.title} · #{entry.metric}#{on}#{" · host #{entry.host}" if entry.host}"
@@ -34,6 +40,7 @@ module Rubyrig
         unless Analysis::Verdict.significant?(change.verdict)
           return "#{signed(change.ratio - 1)} [#{signed(change.low - 1)}, #{signed(change.high - 1)}], #{change.verdict}"
         end
+        return "#{ratio(change.ratio)} [#{ratio(change.low)}, #{ratio(change.high)}] #{change.verdict}" if change.ratio >= 2
         pct, low, high = (change.ratio >= 1) ? [change.ratio - 1, change.low - 1, change.high - 1] : [1 - change.ratio, 1 - change.high, 1 - change.low]
         "#{percent(pct)} [#{percent(low)}, #{percent(high)}] #{change.verdict}"
       end
@@ -50,8 +57,8 @@ module Rubyrig
       end
 
       def none(entry)
-        n = entry.marks.size
-        (n < 2) ? "one #{noun(entry)}: nothing to compare yet" : "no change point in #{n} #{noun(entry)}s"
+        return entry.unsearched if entry.unsearched
+        (entry.marks.size < 2) ? "one #{noun(entry)}: nothing to compare yet" : "no change point in #{count(entry)}"
       end
 
       # "run 7 (2026-11-28T10:00, commit a1b2c3d)", "commit a1b2c3d (2026-11-28T10:00)" or "3.3.8".
@@ -65,6 +72,9 @@ module Rubyrig
           "run #{mark.number} (#{mark.label}#{commit})"
         end
       end
+
+      # "12 runs", "1 commit".
+      def count(entry) = "#{entry.marks.size} #{noun(entry)}#{"s" unless entry.marks.size == 1}"
 
       def noun(entry) = {"version" => "version", "commit" => "commit"}.fetch(entry.by, "run")
 
@@ -85,6 +95,8 @@ module Rubyrig
       def same_stretch?(entry, a, b) = entry.cuts.none? { |c| c.index > a && c.index <= b }
 
       def previous(entry, change) = entry.changes.select { |c| c.index < change.index }.map(&:index).max
+
+      def ratio(r) = "#{Reporters::Format.ratio_number(r)}x"
 
       def percent(fraction) = format("%.1f%%", fraction * 100)
 

@@ -30,9 +30,10 @@ module Rubyrig
       # One series as shown. runtime: the runtime label (by version: its variants, e.g. "+yjit"); host:
       # the host's name when the series was split by host (see Ordering), else nil.
       # changes: the decided (significant) change points; candidates: the others the search found, whose
-      # comparison did not decide a change (shown, never counted).
+      # comparison did not decide a change (shown, never counted); unsearched: why the series was not
+      # searched (nil when it was).
       Entry = Struct.new(:workload, :params, :runtime, :host, :metric, :unit, :higher_is_better, :by, :marks, :cuts, :changes,
-        :candidates, :levels, :method, keyword_init: true) do
+        :candidates, :levels, :method, :unsearched, keyword_init: true) do
         def title = [workload, Analysis::Section.params_text(params)].reject(&:empty?).join(" · ")
 
         # The last change point, when it is a decided regression whose later side reaches the newest point.
@@ -61,14 +62,24 @@ module Rubyrig
 
       def self.entry(series, marks, host, by, alpha, seed, finder)
         cuts = cuts_of(marks, by)
-        found = (marks.size < 2) ? [] : finder.of(marks.map(&:values), higher_is_better: series.higher_is_better,
+        unsearched = unsearchable(marks)
+        found = (marks.size < 2 || unsearched) ? [] : finder.of(marks.map(&:values), higher_is_better: series.higher_is_better,
           speed: speed?(series), alpha: alpha, seed: seed, breaks: cuts.map(&:index))
         changes = found.map { |cp| change(cp, series.higher_is_better) }
         decided, candidates = changes.partition { |c| Analysis::Verdict.significant?(c.verdict) }
         Entry.new(workload: series.workload, params: series.params, runtime: (by == "version") ? Ordering.variants(series.runtime) : series.runtime,
           host: host, metric: series.metric, unit: series.unit, higher_is_better: series.higher_is_better, by: by, marks: marks.freeze,
           cuts: cuts.freeze, changes: decided.freeze, candidates: candidates.freeze, levels: levels(marks, cuts, decided).freeze,
-          method: found.first&.method).freeze
+          method: found.first&.method, unsearched: unsearched).freeze
+      end
+
+      # Levels are geometric means: a point without values, or with a value of 0 (a count that did not
+      # happen), has none, and the series is shown but not searched.
+      def self.unsearchable(marks)
+        bad = marks.find { |m| m.values.empty? || m.values.any? { |v| !v.positive? } }
+        return nil unless bad
+        "not searched for change points: #{bad.values.empty? ? "a point has no ok batch" : "a batch reads 0 or less"} " \
+          "(at #{bad.number}), and levels are geometric means"
       end
 
       # A time or a rate is faster or slower (the series' kind "speed"); any other metric higher or lower.
@@ -115,7 +126,7 @@ module Rubyrig
         values.empty? ? nil : Math.exp(values.sum { |x| Math.log(x) } / values.size)
       end
 
-      private_class_method :entry, :speed?, :cuts_of, :change, :inclusive, :levels, :geometric_mean
+      private_class_method :entry, :unsearchable, :speed?, :cuts_of, :change, :inclusive, :levels, :geometric_mean
     end
   end
 end

@@ -24,7 +24,7 @@ module Rubyrig
 
       def entry_lines(entry)
         direction = entry.higher_is_better ? "higher is better" : "lower is better"
-        lines = [paint(Phrase.series(entry), :bold) + paint(" (#{direction}; #{entry.marks.size} #{Phrase.noun(entry)}s by #{entry.by})", :dim)]
+        lines = [paint(Phrase.series(entry), :bold) + paint(" (#{direction}; #{Phrase.count(entry)}#{" by time" if entry.by == "time"})", :dim)]
         events(entry).each { |event| lines.concat(event) }
         lines << "  #{Phrase.none(entry)}" if entry.changes.empty?
         lines << "  levels: #{levels(entry)}" unless entry.levels.empty?
@@ -68,9 +68,7 @@ module Rubyrig
       def label_heading(entry) = {"time" => "started (UTC)", "commit" => "commit", "version" => "version"}.fetch(entry.by)
 
       def footer
-        method = @report.entries.filter_map(&:method).first
-        return "Change points: none searched (too few points)." unless method
-        "Change points: #{method} (alpha #{@report.alpha}, seed #{@report.seed}); docs/history.md."
+        "Change points: #{Phrase.method(@report)} (docs/history.md)."
       end
 
       def paint(text, color)

@@ -30,7 +30,7 @@ module Rubyrig
         parts.concat(entry.candidates.map { |c| boundary(c, x, step, "#999", "1 4", "candidate", Phrase.amount(c)) })
         parts.concat(entry.changes.map { |c| change(entry, c, x, step) })
         parts.concat(points(entry, x, y))
-        Svg.svg(WIDTH, HEIGHT, parts, title: "#{Phrase.series(entry)} over #{entry.marks.size} #{Phrase.noun(entry)}s", css: "timeline")
+        Svg.svg(WIDTH, HEIGHT, parts, title: "#{Phrase.series(entry)} over #{Phrase.count(entry)}", css: "timeline")
       end
 
       # Labels of the points along the bottom: run numbers by time (every n-th when crowded), else the
