@@ -7,7 +7,7 @@ module Rubyrig
     COMMANDS = {
       "run" => :Run, "compare" => :Compare, "report" => :Report, "runtimes" => :Runtimes,
       "build" => :Build, "install" => :Install, "doctor" => :Doctor, "demo" => :Demo, "workloads" => :Workloads,
-      "merge" => :Merge, "deploy" => :Deploy, "why" => :Why
+      "merge" => :Merge, "deploy" => :Deploy, "why" => :Why, "history" => :HistoryCommand
     }.freeze
 
     USAGE = <<~TEXT
@@ -21,6 +21,7 @@ module Rubyrig
         report     render the report of a finished or partial run again
         why        rerun each decided difference with one factor switched at a time: how much of the gap each removes
         merge      merge the shards of a run (rubyrig run --shard K/N) into one run and report it
+        history    keep runs in a history (add) and follow each figure across runs, versions and commits
         deploy     print a Kubernetes Job or GitHub Actions workflow that runs an experiment in shards
         runtimes   list the Ruby interpreters rubyrig can find
         build      build CRuby from source into rubyrig's cache

@@ -30,7 +30,7 @@ module Rubyrig
         raw = source.data
         check_shard!(@shard, experiment, raw, path) if @shard
         dir = @dir || default_results_dir(@shard ? "#{experiment.name}-shard-#{@shard.index}-of-#{@shard.count}" : experiment.name)
-        execute(dir) { runner(experiment, raw).start(dir, command: "run", command_line: command_line, shard: @shard) }
+        recorded(dir, execute(dir) { runner(experiment, raw).start(dir, command: "run", command_line: command_line, shard: @shard) })
       end
 
       private
@@ -40,6 +40,7 @@ module Rubyrig
           opts.banner = BANNER
           opts.on("--resume DIR", "complete the batches an interrupted run did not finish") { |d| @resume = d }
           opts.on("--results DIR", "where the run is kept (default: ./rubyrig-results/<timestamp>-<name>)") { |d| @dir = d }
+          opts.on("--history DIR", "add the finished run to this history, created if new; give it again with --resume (default: none)") { |d| @history = history(d) }
           opts.on("-b", "--batches N", Integer, "override the file's batches per cell (file default: #{Experiment::DEFAULT_BATCHES})") { |n| @overrides["batches"] = n }
           opts.on("--seed N", Integer, "override the file's seed (default: random, recorded)") { |n| @overrides["seed"] = n }
           opts.on("--cpus LIST", "pin measured processes to these CPUs, e.g. 1 (default: the file's cpus, else none)") { |c| @overrides["cpus"] = cpu_list("--cpus", c) }
@@ -101,7 +102,22 @@ module Rubyrig
           base_dir: run.experiment_base_dir || Dir.pwd)
         @settings.server_cpus ||= run.cpu_settings.server_cpus
         @settings.load_cpus ||= run.cpu_settings.load_cpus
-        execute(dir) { runner(experiment, run.experiment).resume(store) }
+        recorded(dir, execute(dir) { runner(experiment, run.experiment).resume(store) })
+      end
+
+      # A history that cannot take the run is refused before the run, not after it.
+      def history(path)
+        History::Store.new(path).check!
+        path
+      end
+
+      # Adds the run to --history once it finished (a gate that failed or a failed batch included, not
+      # an interrupted run), and returns the run's exit status.
+      def recorded(dir, status)
+        return status unless @history && status != CLI::EXIT_INTERRUPTED
+        added = History::Store.new(@history).add(dir)
+        out.puts(Printable.line("History: #{@history} (#{added.zero? ? "the run was already in it" : "#{added} series points added"})"))
+        status
       end
     end
   end

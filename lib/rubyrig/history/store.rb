@@ -38,6 +38,13 @@ module Rubyrig
           "nothing already recorded is lost: free space or fix permissions, then add it again"
       end
 
+      # Refuses a path that cannot become or be a history of this format, without creating anything.
+      def check!
+        return check_marker! if File.exist?(File.join(@path, MARKER))
+        raise StoreError, "#{@path} is a file, not a history folder; give a folder for the history" if File.file?(@path)
+        foreign!
+      end
+
       # Every series of the history (Array of History::Series), points ordered by time.
       def series = Collate.series(records)
 
@@ -55,12 +62,13 @@ module Rubyrig
 
       # Creates the history on first use; an existing one must be a history of a format this rubyrig reads.
       def prepare!
-        if File.exist?(File.join(@path, MARKER)) then check_marker!
-        elsif File.directory?(@path) && Dir.children(@path).any? { |c| c != RUNS && !c.start_with?(TEMP_PREFIX) }
-          raise StoreError, "#{@path} is not a rubyrig history (no #{MARKER}) and not empty; give a new or empty directory"
-        else
-          create!
-        end
+        check!
+        create! unless File.exist?(File.join(@path, MARKER))
+      end
+
+      def foreign!
+        return unless File.directory?(@path) && Dir.children(@path).any? { |c| c != RUNS && !c.start_with?(TEMP_PREFIX) }
+        raise StoreError, "#{@path} is not a rubyrig history (no #{MARKER}) and not empty; give a new or empty directory"
       end
 
       def create!
