@@ -68,9 +68,6 @@ module Rubyrig
       # Processes the generator runs at once, for its CPU share.
       def threads = processes
 
-      # "open loop (httperf, 100/s Poisson)"
-      def describe = format("open loop (httperf, %g/s %s)", @rate_per_s, (@arrival == "poisson") ? "Poisson" : "constant")
-
       # The command line of process `client` of `clients`, each offering its share of the rate.
       def argv(url, client: 0, clients: processes)
         uri = URI(url)

@@ -64,7 +64,7 @@ module Rubyrig
         json = File.join(dir, "#{label}.json")
         FileUtils.rm_f(json)
         log = File.join(dir, "#{label}.log")
-        child = Processes::Child.spawn(argv(url, duration_s), env: Processes::InheritedEnv.withheld.merge("RUBYRIG_WRK_JSON" => json), cpus: @cpus, out: log, err: [:child, :out])
+        child = Processes::Child.spawn(argv(url, duration_s), env: Processes::InheritedEnv.withheld.merge("RUBYRIG_WRK_JSON" => json, "RUBYRIG_WRK_CONNECTIONS" => @connections.to_s), cpus: @cpus, out: log, err: [:child, :out])
         exit = child.wait(timeout_s: duration_s + @timeout_s + GRACE_S)
         raise RunFailed, "wrk did not finish within #{duration_s + @timeout_s + GRACE_S} s; see #{log}" unless exit
         unless exit.success? && File.exist?(json)

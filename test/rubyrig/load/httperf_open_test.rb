@@ -22,14 +22,12 @@ class HttperfOpenTest < Minitest::Test
     assert_equal "0/1", value(argv, "--client")
     assert_equal ["--server", "127.0.0.1", "--port", "9000", "--uri", "/hello?x=1"], argv[3, 6]
     refute_includes argv, "--rate"
-    assert_equal "open loop (httperf, 50/s Poisson)", adapter(50).describe
   end
 
   def test_constant_arrivals_are_a_fixed_period_in_one_process
     open = adapter(12_000, "constant", cpus: "1-3")
     assert_equal 1, open.processes, "evenly spaced arrivals from several processes would come in bursts"
     assert_equal "d8.33333333e-05", value(open.argv("http://127.0.0.1:9000/"), "--period")
-    assert_equal "open loop (httperf, 12000/s constant)", open.describe
   end
 
   def test_a_poisson_rate_is_split_over_the_load_cpus_each_with_its_own_stream

@@ -91,20 +91,9 @@ module Rubyrig
           generator.run(server.url, duration_s: duration_s, dir: @context.artifacts_dir, label: label)
         end
 
-        def generator_name = Traffic.generator_for(@options, @params["connection"])
+        def generator_name = LoadModel.generator_name(@options, @params)
 
-        def generator(split)
-          binary = Load.fetch(generator_name).locate(@options[generator_name])
-          if @traffic&.sessions?
-            Load::HttperfSessions.new(binary: binary, files: @traffic.wsesslog_files(@params["connections"]), timeout_s: @options["request_timeout_s"], cpus: split.load)
-          elsif generator_name == "httperf"
-            Load::Httperf.new(binary: binary, connections: @params["connections"], timeout_s: @options["request_timeout_s"], cpus: split.load)
-          else
-            Load::Wrk.new(binary: binary, threads: @options["load_threads"], connections: @params["connections"],
-              timeout_s: @options["request_timeout_s"], connection: @params["connection"], cpus: split.load,
-              script: @traffic&.wrk_script(@options["load_threads"]))
-          end
-        end
+        def generator(split) = LoadModel.generator(@options, @params, split.load, traffic: @traffic)
 
         def server_env = Kind.production_env(@context.launch.env)
 
@@ -118,8 +107,7 @@ module Rubyrig
             reason = outcome.problems.join("; ")
           end
           warnings << "#{measured.error_count} errors in #{measured.requests} responses (#{measured.error_summary})" if measured.error_count.positive?
-          saturation = self.class.saturation_warning(metrics["load_cpu_fraction"], metrics["server_cpu_fraction"], generator.name)
-          warnings << saturation if saturation
+          warnings.concat(LoadModel.warnings(measured, generator, metrics["load_cpu_fraction"], metrics["server_cpu_fraction"]))
           unless outcome.exit&.success? || outcome.exit&.signal == "TERM"
             warnings << self.class.unclean_stop_warning(outcome.exit&.describe || "still running", server.log_path)
           end
@@ -148,7 +136,7 @@ module Rubyrig
             "requests_per_s" => measured.requests_per_s,
             "request_count" => measured.requests,
             "measured_s" => measured.duration_s,
-            "latency_p50_s" => latency["p50"], "latency_p90_s" => latency["p90"], "latency_p99_s" => latency["p99"],
+            "latency_p50_s" => latency["p50"], "latency_p90_s" => latency["p90"], "latency_p95_s" => latency["p95"], "latency_p99_s" => latency["p99"],
             "latency_p999_s" => latency["p999"], "latency_max_s" => latency["max"],
             "error_count" => measured.error_count, "error_rate" => measured.error_rate,
             "connect_error_count" => measured.errors["connect"], "read_error_count" => measured.errors["read"],
@@ -160,13 +148,14 @@ module Rubyrig
             "server_cpu_fraction" => server_cpu.fraction(split.server_count),
             "load_cpu_s" => measured.cpu_s,
             "load_cpu_fraction" => measured.cpu_fraction(load_cpus)
-          }.compact
+          }.merge(LoadModel.metrics(measured)).compact
         end
 
         def base_facts(split)
           {
             "framework" => Kind.framework(Kind.rackup(@context.workload)),
-            "server" => "puma", "load_generator" => generator_name, "connection" => @params["connection"],
+            "server" => "puma", "load_generator" => generator_name, "load_model" => @options["load_model"] || "closed",
+            "load" => LoadModel.describe(@options, @params), "connection" => LoadModel.open?(@options) ? nil : @params["connection"],
             "server_cpus" => split&.server, "load_cpus" => split&.load
           }.compact
         end

@@ -14,9 +14,13 @@ module Rubyrig
           {name: "requests_per_s", unit: "1/s", higher_is_better: true, kind: :speed, rate: true, label: "requests/s"},
           {name: "latency_p50_s", unit: "s", higher_is_better: false, kind: :speed, label: "latency p50"},
           {name: "latency_p90_s", unit: "s", higher_is_better: false, kind: :speed, label: "latency p90"},
+          {name: "latency_p95_s", unit: "s", higher_is_better: false, kind: :speed, label: "latency p95"},
           {name: "latency_p99_s", unit: "s", higher_is_better: false, kind: :speed, label: "latency p99"},
           {name: "latency_p999_s", unit: "s", higher_is_better: false, kind: :speed, label: "latency p99.9"},
           {name: "latency_max_s", unit: "s", higher_is_better: false, kind: :speed, label: "latency max"},
+          {name: "offered_rate_per_s", unit: "1/s", higher_is_better: true, kind: :resource, rate: true, label: "offered rate (open loop)"},
+          {name: "achieved_rate_per_s", unit: "1/s", higher_is_better: true, kind: :resource, rate: true, label: "achieved arrival rate (open loop)"},
+          {name: "latency_synthesized_count", unit: "", higher_is_better: false, kind: :resource, label: "latency samples synthesized by the generator"},
           {name: "load_cpu_fraction", unit: "fraction", higher_is_better: false, kind: :resource, label: "load generator CPU"},
           {name: "warmup_requests_per_s", unit: "1/s", higher_is_better: true, kind: :speed, rate: true, label: "requests/s during warmup"},
           {name: "request_count", unit: "", higher_is_better: true, kind: :resource, label: "completed responses"},
@@ -86,8 +90,10 @@ module Rubyrig
           generators(workload).each { |name| Load.fetch(name).locate(workload.options[name], path: path) }
         end
 
-        # The names of the load generators the workload's connection modes need, e.g. ["wrk", "httperf"].
+        # The names of the load generators the workload needs, e.g. ["wrk", "httperf"]: its connection
+        # modes' in a closed loop, httperf in an open one.
         def self.generators(workload)
+          return ["httperf"] if LoadModel.open?(workload.options)
           Array(effective_params(workload.params)["connection"]).map { |mode| Traffic.generator_for(workload.options, mode) }.uniq
         end
 

@@ -1,17 +1,23 @@
 # The experiment keys of an http workload, validated with the file's line and a fix: the server
 # parameters that form the matrix (processes, threads, connection mode, connections) and the load
 # settings (wrk threads, duration, warmup, error threshold, path, port, CPUs, the wrk and httperf
-# binaries), a latency objective with its capacity search (Objective, Capacity), and the traffic.
+# binaries), the load model (closed, or open at params.rate with Poisson or constant arrivals), a
+# latency objective with its capacity search (Objective, Capacity), and the traffic.
 module Rubyrig
   module Kinds
     module Http
       module Options
         CONNECTION_MODES = %w[keepalive close client-close].freeze
+        LOAD_MODELS = %w[closed open].freeze
+        # Parameters without a default: the open loop's offered requests/s.
+        PARAMS = %w[rate].freeze
+        # The closed loop's parameters, which an open loop does not have.
+        CLOSED_PARAMS = %w[connection connections].freeze
         DEFAULTS = {
           "load_threads" => 1, "duration_s" => 10, "warmup_s" => 5, "max_error_rate" => 0.01,
           "request_timeout_s" => 2, "path" => "/", "port" => nil, "server_cpus" => nil, "load_cpus" => nil,
           "boot_timeout_s" => 60, "wrk" => "wrk", "httperf" => "httperf", "slo" => nil, "capacity" => nil,
-          "traffic" => nil
+          "traffic" => nil, "load_model" => "closed", "arrival" => "poisson"
         }.freeze
 
         module_function
@@ -27,6 +33,7 @@ module Rubyrig
               "wrk would leave #{connections % options["load_threads"]} connection(s) unused; choose connections divisible by load_threads")
           end
           options["rackup"] = builtin.path if builtin
+          check_model(options, fields)
           options["capacity"] = Capacity.load(fields, options, fields["params"].is_a?(Hash) ? fields["params"] : {})
           options["traffic"] = Traffic.load(fields)
           Traffic.check_params(options["traffic"], params, fields) if options["traffic"]
@@ -59,14 +66,44 @@ module Rubyrig
           end
         end
 
+        # The load model and what goes with it: an open loop offers params.rate (or searches it, with an
+        # slo:) and has no connections; a closed loop has no rate and no arrival process.
+        def check_model(options, fields)
+          model = options["load_model"]
+          fields.fail(["load_model"], "#{model.inspect} is not a load model; use closed (connections that each send when their last answer came) or open (requests arrive at params.rate)") unless LOAD_MODELS.include?(model)
+          fields.fail(["arrival"], "#{options["arrival"].inspect} is not an arrival process; use poisson or constant") unless Load::HttperfOpen::ARRIVALS.include?(options["arrival"])
+          given = fields["params"].is_a?(Hash) ? fields["params"] : {}
+          (model == "open") ? check_open(given, options, fields) : check_closed(given, fields)
+        end
+
+        def check_closed(given, fields)
+          fields.fail(["params", "rate"], "is an offered rate, which a closed loop does not have: add load_model: open, or remove rate") if given.key?("rate")
+          fields.fail(["arrival"], "applies to an open loop: add load_model: open, or remove arrival") if fields.hash.key?("arrival")
+        end
+
+        def check_open(given, options, fields)
+          unless given.key?("rate") || options["slo"]
+            fields.fail(["load_model"], "open needs params.rate, the offered requests/s (e.g. rate: [50, 100]), or an slo: to search the highest rate that meets it")
+          end
+          Array(given["rate"]).each do |rate|
+            fields.fail(["params", "rate"], "must be a positive number of requests/s or a list of them, got #{given["rate"].inspect}") unless rate.is_a?(Numeric) && rate.positive?
+          end
+          if fields.hash.key?("traffic")
+            fields.fail(["traffic"], "is sent in a closed loop only so far (the open loop offers one path at a rate): remove traffic or use load_model: closed")
+          end
+          (CLOSED_PARAMS & given.keys).each do |key|
+            fields.fail(["params", key], "belongs to the closed loop; an open loop sends each request on its own connection (httperf closes it): remove #{key} or use load_model: closed")
+          end
+        end
+
         # The parameters the cells will have (the kind's defaults merged in), each value checked.
         def check_params(fields, builtin)
           given = fields["params"].is_a?(Hash) ? fields["params"] : {}
           defaults = Kind.default_params
           unless builtin
             given.each_key do |key|
-              next if defaults.key?(key)
-              fields.fail(["params", key], "is not a parameter of an http workload; #{Suggest.hint(key, defaults.keys)}")
+              next if defaults.key?(key) || PARAMS.include?(key)
+              fields.fail(["params", key], "is not a parameter of an http workload; #{Suggest.hint(key, defaults.keys + PARAMS)}")
             end
           end
           params = defaults.merge(builtin ? builtin.params : {}).merge(given)

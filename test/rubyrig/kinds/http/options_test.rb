@@ -102,4 +102,41 @@ class HttpOptionsTest < Minitest::Test
     end
     assert_match(/exp\.yml:4: server_cpus needs a CPU list such as 1, 0-1 or 0,2-3, got "one"/, error.message)
   end
+
+  def app_dir
+    dir = tmpdir
+    write(dir, "config.ru", "run ->(env) { [200, {}, ['x']] }\n")
+    dir
+  end
+
+  def test_an_open_loop_offers_params_rate_with_poisson_arrivals_by_default
+    yaml = "runtimes: [system]\nworkloads:\n  - app: config.ru\n    load_model: open\n    params: {rate: [50, 100]}\n"
+    workload = experiment(app_dir, yaml).workloads.first
+    assert_equal [50, 100], workload.params["rate"]
+    assert_equal "open", workload.options["load_model"]
+    assert_equal "poisson", workload.options["arrival"]
+    assert_equal %w[httperf], Rubyrig::Kinds::Http::Kind.generators(workload), "the open loop needs httperf, not wrk"
+    model = Rubyrig::Kinds::Http::LoadModel
+    assert_equal "open loop (httperf, 50/s Poisson)", model.describe(workload.options, {"rate" => 50})
+    assert_equal "open loop (httperf, 12.5/s constant)", model.describe(workload.options.merge("arrival" => "constant"), {"rate" => 12.5})
+    assert_equal "closed loop (wrk, 8 connections)", model.describe({"load_model" => "closed"}, {"connection" => "keepalive", "connections" => 8})
+    assert_equal "closed loop (httperf, 1 connection, client-close)", model.describe({}, {"connection" => "client-close", "connections" => 1})
+  end
+
+  def test_a_load_model_that_does_not_fit_its_keys_is_one_line_naming_the_fix
+    cases = {
+      "    params: {rate: 50}\n" => /exp\.yml:4: rate is an offered rate, which a closed loop does not have: add load_model: open, or remove rate/,
+      "    arrival: constant\n" => /exp\.yml:4: arrival applies to an open loop: add load_model: open, or remove arrival/,
+      "    load_model: open\n" => /exp\.yml:4: load_model open needs params.rate, the offered requests\/s/,
+      "    load_model: opened\n" => /exp\.yml:4: load_model "opened" is not a load model; use closed .* or open/,
+      "    load_model: open\n    arrival: bursty\n    params: {rate: 5}\n" => /exp\.yml:5: arrival "bursty" is not an arrival process; use poisson or constant/,
+      "    load_model: open\n    params: {rate: [10, -1]}\n" => /exp\.yml:5: rate must be a positive number of requests\/s or a list of them/,
+      "    load_model: open\n    params: {rate: 10, connections: 4}\n" => /exp\.yml:5: connections belongs to the closed loop; .*remove connections or use load_model: closed/
+    }
+    cases.each do |keys, message|
+      error = assert_raises(Rubyrig::ExperimentError, keys) { experiment(app_dir, "runtimes: [system]\nworkloads:\n  - app: config.ru\n#{keys}") }
+      assert_match message, error.message
+      assert_equal 1, error.message.lines.size
+    end
+  end
 end
