@@ -12,9 +12,10 @@ module Rubyrig
         METRIC = "requests_per_s"
         REFERENCE_MODE = "keepalive"
 
-        # Medians over one http cell's ok batches, how many of them had errors, and the load generator
-        # that measured them (wrk, httperf; as each batch recorded it).
-        CellDetail = Struct.new(:cell, :n, :with_errors, :medians, :load_generator, keyword_init: true)
+        # Medians over one http cell's ok batches, how many of them had errors, the load generator that
+        # measured them (wrk, httperf; as each batch recorded it) and the load model with the samples it
+        # synthesized (LatencyProvenance).
+        CellDetail = Struct.new(:cell, :n, :with_errors, :medians, :load_generator, :measured_by, keyword_init: true)
 
         # Rails' own time per request: the Comparison of the rails-hello style app (other) with the
         # rack-hello style app (reference) on requests/s, and what it means per request: the geometric
@@ -33,7 +34,8 @@ module Rubyrig
           def to_h
             {
               "cells" => cells.map do |d|
-                {"cell" => d.cell.key, "n" => d.n, "with_errors" => d.with_errors, "medians" => d.medians, "load_generator" => d.load_generator}
+                {"cell" => d.cell.key, "n" => d.n, "with_errors" => d.with_errors, "medians" => d.medians, "load_generator" => d.load_generator,
+                 "measured_by" => d.measured_by}
               end,
               "connection_modes" => connection_modes.map { |c| Analysis::Figures.plain(c) },
               "rails_overhead" => rails_overhead.map(&:to_h)
@@ -41,7 +43,7 @@ module Rubyrig
           end
         end
 
-        DETAIL_METRICS = %w[requests_per_s latency_p50_s latency_p90_s latency_p99_s latency_p999_s error_count boot_s
+        DETAIL_METRICS = %w[requests_per_s latency_p50_s latency_p90_s latency_p95_s latency_p99_s latency_p999_s error_count boot_s
           server_cpu_fraction load_cpu_fraction end_pss_bytes].freeze
 
         def initialize(alpha: 0.05)
@@ -63,9 +65,11 @@ module Rubyrig
 
         def detail(report, cell, trials)
           medians = DETAIL_METRICS.to_h { |m| [m, report.summary(cell.key, m)&.median] }.compact
-          generators = report.trials.select { |t| t.cell_key == cell.key }.filter_map { |t| t.facts.to_h["load_generator"] }.uniq
+          measured = report.trials.select { |t| t.cell_key == cell.key }
+          generators = measured.filter_map { |t| t.facts.to_h["load_generator"] }.uniq
           CellDetail.new(cell: cell, n: trials.size, with_errors: trials.count { |t| t.status == Results::Trial::OK_WITH_ERRORS },
-            medians: medians, load_generator: generators.empty? ? nil : generators.join(", ")).freeze
+            medians: medians, load_generator: generators.empty? ? nil : generators.join(", "),
+            measured_by: LatencyProvenance.describe(trials.empty? ? measured : trials)).freeze
         end
 
         # All connection modes of a run answer one question, so they form one family.

@@ -8,7 +8,8 @@ module Rubyrig
         PERCENTILES = {50 => "latency_p50_s", 90 => "latency_p90_s", 99 => "latency_p99_s", 99.9 => "latency_p999_s"}.freeze
 
         Plot = Struct.new(:workload, :fixed, :percentiles, :positions, :axis, :series, keyword_init: true)
-        Series = Struct.new(:runtime, :mode, :cell_key, :medians, :median_cis, :batches, keyword_init: true)
+        # measured_by: the load model and the samples its generator synthesized (LatencyProvenance).
+        Series = Struct.new(:runtime, :mode, :cell_key, :medians, :median_cis, :batches, :measured_by, keyword_init: true)
 
         def figures
           http = @report.cells.select { |c| @report.run.workload(c.workload).kind == Kind.kind }
@@ -27,7 +28,7 @@ module Rubyrig
         def series(cell)
           batches = trials(cell).select { |t| PERCENTILES.values.all? { |m| t.metrics[m].is_a?(Numeric) } }
           summaries = PERCENTILES.values.map { |m| @report.summary(cell.key, m) }
-          Series.new(runtime: cell.runtime, mode: cell.effective["connection"], cell_key: cell.key,
+          Series.new(runtime: cell.runtime, mode: cell.effective["connection"], cell_key: cell.key, measured_by: LatencyProvenance.describe(batches),
             medians: summaries.map { |s| s&.median }, median_cis: summaries.map { |s| s&.median_ci },
             batches: batches.map { |t| {"batch_id" => t.batch_id, "values" => PERCENTILES.values.map { |m| t.metrics[m].to_f }} }).freeze
         end

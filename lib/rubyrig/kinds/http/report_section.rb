@@ -27,13 +27,13 @@ module Rubyrig
         private
 
         def details
-          columns = [[:cell, "cell", "code"], [:n, "n", "count"], [:with_errors, "with errors", "count"], [:latency_p50_s, "p50", "s"], [:latency_p99_s, "p99", "s"],
+          columns = [[:cell, "cell", "code"], [:n, "n", "count"], [:with_errors, "with errors", "count"], [:latency_p50_s, "p50", "s"], [:latency_p95_s, "p95", "s"], [:latency_p99_s, "p99", "s"],
             [:latency_p999_s, "p99.9", "s"], [:error_count, "errors", ""], [:boot_s, "boot", "s"],
-            [:server_cpu_fraction, "server CPU", "fraction"], [:load_cpu_fraction, "load CPU", "fraction"], [:load_generator, "measured by", "text"]]
+            [:server_cpu_fraction, "server CPU", "fraction"], [:load_cpu_fraction, "load CPU", "fraction"], [:measured_by, "measured by", "text"]]
           rows = @http.cells.map do |d|
             {cell: Analysis::Section.where(d.cell.runtime, d.cell.workload, d.cell.params), runtime: d.cell.runtime, workload: d.cell.workload,
-             params: d.cell.params, n: d.n, with_errors: d.with_errors, load_generator: d.load_generator || "n/a",
-             detail: "measured by #{d.load_generator || "n/a"}"}.merge(d.medians.transform_keys(&:to_sym))
+             params: d.cell.params, n: d.n, with_errors: d.with_errors, measured_by: d.measured_by || d.load_generator || "n/a",
+             detail: "measured by #{d.measured_by || d.load_generator || "n/a"}"}.merge(d.medians.transform_keys(&:to_sym))
           end
           Analysis::Section.table(name: "http_cell", title: "HTTP details", description: "medians over ok batches", columns: columns, rows: rows)
         end
@@ -82,11 +82,11 @@ module Rubyrig
         end
 
         def latency(plot)
-          columns = [[:runtime, "runtime", "code"], [:connection, "connection", "text"], [:n, "n", "count"]] +
-            LATENCY.map { |p, metric| [metric.to_sym, "p#{p.to_s.delete_suffix(".0")}", "s"] }
+          columns = [[:runtime, "runtime", "code"], [:n, "n", "count"]] +
+            LATENCY.map { |p, metric| [metric.to_sym, "p#{p.to_s.delete_suffix(".0")}", "s"] } + [[:measured_by, "measured by", "text"]]
           rows = plot.series.map do |s|
             values = LATENCY.values.each_with_index.to_h { |m, i| [m.to_sym, Analysis::Section::Estimate.new(value: s.medians[i], ci: s.median_cis[i])] }
-            {runtime: s.runtime, connection: s.mode.to_s, n: s.batches.size, workload: plot.workload,
+            {runtime: s.runtime, measured_by: s.measured_by.to_s, n: s.batches.size, workload: plot.workload, detail: s.measured_by,
              params: @report.cells.find { |c| c.key == s.cell_key }.params}.merge(values)
           end
           Analysis::Section.table(name: "latency", title: "Latency percentiles · #{Analysis::Section.where(plot.workload, plot.fixed)} (median over batches [95% CI])",

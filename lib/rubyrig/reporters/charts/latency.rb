@@ -63,7 +63,7 @@ module Rubyrig
 
         def legend(plot, styles)
           items = plot.series.map do |s|
-            %(<li>#{Svg.swatch(series_style(plot, s, styles))} <code>#{Svg.esc(s.runtime)}</code> · #{Svg.esc(s.mode)}</li>)
+            %(<li>#{Svg.swatch(series_style(plot, s, styles))} <code>#{Svg.esc(s.runtime)}</code> · #{Svg.esc(s.measured_by || s.mode)}</li>)
           end
           %(<ul class="legend">#{items.join}</ul>)
         end
