@@ -77,7 +77,8 @@ class DeployIntegrationTest < Minitest::Test
   end
 
   # Each run: line of the workflow as a runner would execute it, with `bundle exec rubyrig` standing for
-  # this checkout's rubyrig and the artifacts laid out as download-artifact lays them out.
+  # this checkout's rubyrig and the artifacts laid out as download-artifact lays them out; then the
+  # history step on the merged run.
   def test_the_workflow_commands_run_two_shards_and_merge_them_here
     dir = tmpdir
     experiment(dir)
@@ -98,5 +99,11 @@ class DeployIntegrationTest < Minitest::Test
     assert_includes [0, 3], status.exitstatus, output
     assert_includes output, "b by host: runner-1"
     assert_equal 8, trial_lines(File.join(dir, "rubyrig-merged")).size
+    history = workflow.dig("jobs", "merge", "steps").find { |s| s["name"] == "Add the run to the history and gate on a new regression" }["run"]
+    output, status = Open3.capture2e(env, "bash", "-c", history.gsub("bundle exec rubyrig", rubyrig), chdir: dir)
+    assert_equal 0, status.exitstatus, "one run in a history is no regression: #{output}"
+    # A merged run is a point per host (the shards' hosts share this machine's fingerprint): nothing moves.
+    assert_includes output, "iterations_per_s on b (higher is better; 2 runs by time)\n  no change point in 2 runs"
+    assert File.file?(File.join(dir, "rubyrig-history.html"))
   end
 end

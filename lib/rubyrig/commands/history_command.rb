@@ -1,6 +1,6 @@
 # `rubyrig history add HISTORY RUN_DIR...` adds finished runs to a history; `rubyrig history HISTORY`
-# lists its series. (Named HistoryCommand so that Rubyrig::History stays what `History` means inside
-# Commands.)
+# shows its series and change points (HistoryShow). (Named HistoryCommand so that Rubyrig::History
+# stays what `History` means inside Commands.)
 module Rubyrig
   module Commands
     class HistoryCommand < Base
@@ -17,13 +17,12 @@ module Rubyrig
       TEXT
 
       def call
-        adding = @argv.first == "add"
-        @argv = @argv.drop(1) if adding
+        return HistoryShow.new(@argv, @settings).call unless @argv.first == "add"
+        @argv = @argv.drop(1)
         parser = OptionParser.new { |opts| opts.banner = BANNER }
         rest = parse(parser)
         return CLI::EXIT_OK unless rest
-        return add(rest.first, rest.drop(1)) if adding && rest.size >= 2
-        return list(rest.first) if !adding && rest.size == 1
+        return add(rest.first, rest.drop(1)) if rest.size >= 2
         out.puts(parser.help)
         CLI::EXIT_USAGE
       end
@@ -36,18 +35,6 @@ module Rubyrig
           added = store.add(dir)
           out.puts(Printable.line(added.zero? ? "#{dir}: already in #{store.path}" : "#{dir}: added to #{store.path} (#{added} series points)"))
         end
-        CLI::EXIT_OK
-      end
-
-      # One line per series of a primary metric: its cell, runtime and metric, and how many runs it has.
-      def list(path)
-        series = History::Store.new(path).series
-        primary = series.select(&:primary)
-        primary.each do |s|
-          first, last = s.points.values_at(0, -1).map { |p| p.started_at.to_s[0, 10] }
-          out.puts(Printable.line("#{s.label}: #{s.points.size} run#{"s" unless s.points.size == 1} (#{first} to #{last})"))
-        end
-        out.puts("#{series.size - primary.size} series of other metrics") unless series.size == primary.size
         CLI::EXIT_OK
       end
     end

@@ -8,9 +8,9 @@ module Rubyrig
         Usage: rubyrig history HISTORY [options]
                rubyrig history add HISTORY RUN_DIR...
 
-        Per workload, parameters, runtime and metric, the series of the history's runs and its change
-        points, each decided by comparing the runs on either side; a new host or interpreter build cuts
-        the series. docs/history.md has the method and the output.
+        `add` keeps finished runs in the folder HISTORY (so does `rubyrig run --history HISTORY`). Without
+        it: each series of runs with its change points, each decided by comparing the runs on either
+        side; a new host or interpreter build cuts a series (docs/history.md).
 
         Options:
       TEXT

@@ -1,4 +1,4 @@
-# `rubyrig history add` and the listing through the CLI: what it prints, its exit statuses, and the one
+# `rubyrig history add` and the series through the CLI: what it prints, its exit statuses, and the one
 # line that refuses a damaged history or a run that has not finished.
 require "test_helper"
 require "support/history_runs"
@@ -22,12 +22,12 @@ class HistoryCommandTest < Minitest::Test
     assert_equal [0, "#{@first}: already in #{@history}\n"], [status, out]
   end
 
-  def test_the_listing_counts_the_runs_of_each_primary_series
+  def test_the_history_shows_each_primary_series_with_its_runs
     run_cli("history", "add", @history, @first, @second)
     status, out, = run_cli("history", @history)
     assert_equal 0, status
-    assert_equal ["builtin:nbody | steps=100 | system | iterations_per_s: 2 runs (2026-11-01 to 2026-11-02)", "1 series of other metrics"],
-      out.lines.map(&:chomp)
+    assert_equal ["builtin:nbody · steps=100 · iterations_per_s on system (higher is better; 2 runs by time)",
+      "  | host changed at run 2 (2026-11-02T10:00), alpha → beta: the runs on either side are not compared"], out.lines.first(2).map(&:chomp)
   end
 
   def test_wrong_usage_prints_the_help

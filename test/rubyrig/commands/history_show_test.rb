@@ -22,18 +22,7 @@ class HistoryShowCommandTest < Minitest::Test
     store.path
   end
 
-  def show(*args, env: {})
-    out = StringIO.new(+"")
-    err = StringIO.new(+"")
-    settings = Rubyrig::Settings.from_env(ENV.to_h.merge(env), out: out, err: err)
-    status = begin
-      Rubyrig::Commands::HistoryShow.new(args, settings).call
-    rescue Rubyrig::UsageError => e
-      err.puts("rubyrig: error: #{e.message}")
-      Rubyrig::CLI::EXIT_USAGE
-    end
-    [status, out.string, err.string]
-  end
+  def show(*args, env: {}) = run_cli("history", *args, env: env)
 
   def test_a_step_is_one_decided_change_point_at_run_7_and_fails_the_gate_with_one_line
     path = history
@@ -63,7 +52,7 @@ class HistoryShowCommandTest < Minitest::Test
     assert_match(/^- \*\*builtin:nbody · steps=100 · iterations_per_s on system: .* slower\*\* from run 7/, out)
     status, _, err = show(path, "--metric", "wal_s")
     assert_equal 2, status
-    assert_includes err, "no series in the history has --metric wal_s; did you mean 'wall_s'?"
+    assert_equal "rubyrig: error: no series in the history has --metric wal_s; did you mean 'wall_s'?\n", err
   end
 
   def test_the_summary_goes_to_the_github_step_summary
