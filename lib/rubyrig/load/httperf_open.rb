@@ -6,7 +6,8 @@
 # httperf polls its timers in a busy loop, so it uses all of one CPU at any rate: its CPU use says
 # nothing of its load, but a share well below one CPU says it was kept off it (cpu_warning).
 # A Poisson rate above one process's share is split over several processes, one per load CPU, each with
-# its own random stream (--client I/N): a sum of independent Poisson processes is Poisson.
+# its own random stream (--client I/N): a sum of independent Poisson processes is Poisson. With traffic,
+# --wsesslog sessions arrive at the rate instead (HttperfSessions): for a mix, each a single request.
 require "uri"
 require "fileutils"
 
@@ -47,13 +48,16 @@ module Rubyrig
 
       attr_reader :rate_per_s, :arrival
 
-      def initialize(binary:, rate_per_s:, arrival:, timeout_s:, cpus:)
+      # wsesslog: traffic's sessions (HttperfSessions::Wsesslog, a file for each possible process): then
+      # sessions, not single requests to the URL, arrive at the rate.
+      def initialize(binary:, rate_per_s:, arrival:, timeout_s:, cpus:, wsesslog: nil)
         raise ExperimentError, "arrival '#{arrival}' is not one of #{ARRIVALS.join(", ")}" unless ARRIVALS.include?(arrival)
         @binary = binary
         @rate_per_s = rate_per_s
         @arrival = arrival
         @timeout_s = timeout_s
         @cpus = cpus ? Processes::CpuList.parse(cpus).map(&:to_s) : [nil]
+        @wsesslog = wsesslog
       end
 
       def name = "httperf"
@@ -72,8 +76,9 @@ module Rubyrig
       def argv(url, client: 0, clients: processes)
         uri = URI(url)
         interval = clients / @rate_per_s.to_f
-        [@binary, "--verbose", "--verbose", "--server", uri.host, "--port", uri.port, "--uri", uri.request_uri,
-          "--num-conns", 2**31 - 1, "--num-calls", 1, "--timeout", @timeout_s, "--client", "#{client}/#{clients}",
+        what = @wsesslog ? HttperfSessions.arguments(@wsesslog.files.fetch(client), @wsesslog.headers) :
+          ["--uri", uri.request_uri, "--num-conns", 2**31 - 1, "--num-calls", 1]
+        [@binary, "--verbose", "--verbose", "--server", uri.host, "--port", uri.port, *what, "--timeout", @timeout_s, "--client", "#{client}/#{clients}",
           "--period", "#{(@arrival == "poisson") ? "e" : "d"}#{format("%.9g", interval)}"].map(&:to_s)
       end
 
@@ -85,6 +90,9 @@ module Rubyrig
         argvs = Array.new(n) { |i| argv(url, client: i, clients: n) }
         outcome = HttperfProcesses.new(argvs, cpus: @cpus.first(n), timeout_s: @timeout_s).run(duration_s: duration_s, dir: dir, label: label)
         data = HttperfOutput.combine(outcome.summaries)
+        if @wsesslog && !@wsesslog.single_requests
+          data.merge!(HttperfSessions.per_request_latency(Array.new(n) { |i| File.join(dir, "#{label}-#{i + 1}.log") }, outcome.summaries))
+        end
         reasons = self.class.behind_reasons(data, rate_per_s: @rate_per_s, arrival: @arrival, processes: n)
         data.merge!("offered_rate_per_s" => @rate_per_s.to_f, "achieved_rate_per_s" => data["connections"] / (data["duration_us"] / 1e6),
           "behind" => reasons.any?, "behind_reasons" => reasons)

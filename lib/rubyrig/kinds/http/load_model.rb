@@ -24,6 +24,7 @@ module Rubyrig
             return "open loop (httperf, capacity search)"
           end
           connections = "#{params["connections"]} connection#{"s" unless params["connections"] == 1}"
+          return "closed loop (httperf sessions, #{connections})" if options["traffic"]&.key?("sessions")
           (generator_name(options, params) == "httperf") ? "closed loop (httperf, #{connections}, client-close)" : "closed loop (wrk, #{connections})"
         end
 
@@ -33,9 +34,10 @@ module Rubyrig
           binary = Load.fetch(name).locate(options[name])
           timeout_s = options["request_timeout_s"]
           if open?(options)
-            Load::HttperfOpen.new(binary: binary, rate_per_s: params.fetch("rate"), arrival: options["arrival"], timeout_s: timeout_s, cpus: cpus)
+            Load::HttperfOpen.new(binary: binary, rate_per_s: params.fetch("rate"), arrival: options["arrival"], timeout_s: timeout_s, cpus: cpus,
+              wsesslog: traffic&.wsesslog(cpus ? Processes::CpuList.parse(cpus).size : 1))
           elsif traffic&.sessions?
-            Load::HttperfSessions.new(binary: binary, files: traffic.wsesslog_files(params["connections"]), timeout_s: timeout_s, cpus: cpus)
+            Load::HttperfSessions.new(binary: binary, wsesslog: traffic.wsesslog(params["connections"]), timeout_s: timeout_s, cpus: cpus)
           elsif name == "httperf"
             Load::Httperf.new(binary: binary, connections: params["connections"], timeout_s: timeout_s, cpus: cpus)
           else

@@ -36,7 +36,7 @@ module Rubyrig
           check_model(options, fields)
           options["capacity"] = Capacity.load(fields, options, fields["params"].is_a?(Hash) ? fields["params"] : {})
           options["traffic"] = Traffic.load(fields)
-          Traffic.check_params(options["traffic"], params, fields) if options["traffic"]
+          Traffic.check_params(options["traffic"], options, params, fields) if options["traffic"]
           options
         end
 

@@ -28,9 +28,19 @@ module Rubyrig
           Loader.new(fields.child(["traffic"], fields["traffic"])).load
         end
 
-        # Sessions keep one connection per simulated user (httperf's --wsesslog): a connection mode that
-        # closes it after each response is refused with the fix.
-        def self.check_params(data, params, fields)
+        # What the workload's load model and parameters cannot run, refused with the fix: sessions keep one
+        # connection per simulated user (httperf's --wsesslog), so a connection mode that closes it after
+        # each response cannot run them; httperf (sessions, the open loop) sends the same headers with
+        # every request.
+        def self.check_params(data, options, params, fields)
+          if (data.key?("sessions") || options["load_model"] == "open") && !data.key?("access_log")
+            steps = data.fetch("requests") { data["sessions"].flat_map { |s| s["steps"] }.reject { |s| s.key?("think_s") } }
+            if steps.map { |s| s["headers"] }.uniq.size > 1
+              fields.fail(["traffic"], "gives different headers: in different requests, but httperf (which runs sessions and the open loop) " \
+                "sends the same headers with every request: give every request the same headers: (or none)")
+            end
+          end
+          return if options["load_model"] == "open"
           modes = Array(params["connection"])
           if data.key?("sessions")
             return if (modes - ["keepalive"]).empty?
@@ -94,6 +104,10 @@ module Rubyrig
           found = patterns.find { |_, pattern| pattern.match?("#{method} #{path}") }
           found ? found.first : OTHER
         end
+
+        # The headers of every request, for httperf, which sends the same headers with each (the loader
+        # refuses traffic that httperf runs with different headers in different requests).
+        def common_headers = (kind == "access_log") ? {} : all_requests.first.headers
 
         # The names of the endpoints, in the order given (for a log, by first appearance).
         def endpoint_names

@@ -124,7 +124,7 @@ class HttpTrafficTest < Minitest::Test
       refused("    traffic:\n      values: {id: 5..1}\n      requests: [{path: \"/p/{id}\"}]\n"))
     assert_match(/unknown key 'wieght' in a request; did you mean 'weight'/, refused("    traffic:\n      requests:\n        - {path: /, wieght: 2}\n"))
     assert_match(/has the request 'a' twice/, refused("    traffic:\n      requests: [{name: a, path: /}, {name: a, path: /b}]\n"))
-    assert_match(/httperf sends the same headers with every request/,
+    assert_match(/exp\.yml:4: traffic gives different headers: in different requests, but httperf \(which runs sessions and the open loop\) sends the same headers/,
       refused("    traffic:\n      sessions:\n        - name: s\n          steps: [{path: /, headers: {A: b}}, {path: /c}]\n"))
     assert_match(/keepalive only, not close/,
       refused("    params: {connection: [keepalive, close]}\n    traffic:\n      sessions: [{name: s, steps: [{path: /}]}]\n"))

@@ -23,12 +23,14 @@ module Rubyrig
           # The Lua script wrk runs, for `threads` wrk threads.
           def wrk_script(threads) = remember(WrkScript.write(@traffic.calls(@round), dir: @dir, threads: threads))
 
-          # One --wsesslog file per httperf process, each starting at its own place in the sessions.
-          def wsesslog_files(processes)
+          # httperf's sessions for `processes` processes: a --wsesslog file each, starting at its own place
+          # in the batch's sessions, and the headers every request carries.
+          def wsesslog(processes)
             sessions = @traffic.session_list(@round)
-            Array.new(processes) do |i|
+            files = Array.new(processes) do |i|
               remember(Wsesslog.write(sessions, dir: @dir, name: "traffic-#{i + 1}.wsesslog", offset: i * sessions.size / processes))
             end
+            Load::HttperfSessions::Wsesslog.new(files: files, headers: @traffic.common_headers, single_requests: !sessions?).freeze
           end
 
           # Marks where the measured run starts in the server's request log (stdout).

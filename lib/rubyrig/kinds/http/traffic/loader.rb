@@ -41,10 +41,6 @@ module Rubyrig
             names = parsed.map { |s| s["name"] }
             duplicate = names.find { |n| names.count(n) > 1 }
             @fields.fail(["sessions"], "has the session '#{duplicate}' twice; give each its own name") if duplicate
-            header_sets = parsed.flat_map { |s| s["steps"] }.reject { |s| s.key?("think_s") }.map { |s| s["headers"] }.uniq
-            if header_sets.size > 1
-              @fields.fail(["sessions"], "give different headers: in different steps; httperf sends the same headers with every request, so give the same headers: (or none) in every step")
-            end
             parsed
           end
 
