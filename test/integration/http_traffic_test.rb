@@ -64,6 +64,8 @@ class HttpTrafficMixTest < Minitest::Test
       assert_includes trial.artifacts, "traffic.lua"
       assert File.file?(File.join(results, "artifacts", trial.batch_id, "traffic.lua"))
     end
+    report = Rubyrig::Processes::TextFile.read(File.join(results, "report.md"))
+    assert_match(/\| `system` \| connections=4 threads=2 \| show \| 2\d\.\d%/, report, "the Endpoints table, in the Markdown report")
   end
 
   # A member logs in (the server sets a cookie) and then reads the private page; a visitor reads it
