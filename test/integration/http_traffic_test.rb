@@ -2,7 +2,8 @@
 # in the proportions asked, by the server's own count (Puma's request log), each within 2 percentage
 # points; an access log replays with its own mix; the generated Lua script is kept with the batch; and
 # every batch records per-endpoint metrics beside its totals. The proportions hold by construction (the
-# script cycles through a sequence that has them), whatever the host's speed.
+# script cycles through a sequence whose every stretch has them), whatever the host's speed; below 250
+# requests in a batch (a very busy host) the bound that construction gives is wider than 2 points.
 require "test_helper"
 
 class HttpTrafficMixTest < Minitest::Test
@@ -50,10 +51,13 @@ class HttpTrafficMixTest < Minitest::Test
     store.trials.each do |trial|
       m = trial.metrics
       logged = m.fetch("logged_request_count")
-      assert_operator logged, :>, 200, "too few requests to judge a mix"
+      assert_operator logged, :>, 50, "too few requests to judge a mix"
+      # By construction each endpoint's count is within one of its share of the requests sent, and up to
+      # one per connection (4) may be sent but not yet answered: 2 points from 250 requests on.
+      tolerance = [0.02, 5.0 / logged].max
       WEIGHTS.each do |name, weight|
         share = m.fetch("endpoint.#{name}.share")
-        assert_in_delta weight / total, share, 0.02, "#{name}: served #{(share * 100).round(1)}% of #{logged}, asked #{(weight / total * 100).round(1)}%"
+        assert_in_delta weight / total, share, tolerance, "#{name}: served #{(share * 100).round(1)}% of #{logged}, asked #{(weight / total * 100).round(1)}%"
         assert_equal 0, m.fetch("endpoint.#{name}.error_count"), name
         assert_operator m.fetch("endpoint.#{name}.service_p99_s"), :>=, m.fetch("endpoint.#{name}.service_p50_s")
       end
