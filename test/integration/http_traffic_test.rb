@@ -105,6 +105,44 @@ class HttpTrafficMixTest < Minitest::Test
     assert File.file?(File.join(results, "artifacts", trial.batch_id, "traffic-1.wsesslog"))
   end
 
+  # The open loop sends the mix as one-request sessions of a --wsesslog file at the offered rate: the
+  # server's count holds the proportions (the file interleaves them; 1,000 sessions per cycle).
+  def test_a_mix_arrives_at_an_offered_rate_in_the_open_loop
+    dir = tmpdir
+    exp = write(dir, "open.yml", <<~YAML)
+      runtimes: [system]
+      workloads:
+        - app: #{APP}/config.ru
+          name: open
+          load_model: open
+          params: {rate: 200, threads: 2}
+          duration_s: 2
+          warmup_s: 1
+          traffic:
+            requests:
+              - {name: index, path: /posts, weight: 3}
+              - {name: show, path: "/posts/{id}", values: {id: 1..50}, weight: 2}
+              - {name: create, method: POST, path: /posts, body: "title=a", weight: 1}
+      batches: 1
+      seed: 5
+    YAML
+    results = File.join(dir, "run")
+    status, out, err = run_cli("run", exp, "--results", results)
+    assert_equal 0, status, "#{out}\n#{err}"
+    trial = Rubyrig::Results::Store.open(results).trials.first
+    assert trial.ok?, [trial.status, trial.reason].inspect
+    m = trial.metrics
+    logged = m.fetch("logged_request_count")
+    assert_operator logged, :>, 50
+    tolerance = [0.02, 3.0 / logged].max
+    {"index" => 0.5, "show" => 1 / 3.0, "create" => 1 / 6.0}.each do |name, share|
+      assert_in_delta share, m.fetch("endpoint.#{name}.share"), tolerance, name
+    end
+    assert_equal "httperf", trial.facts["load_generator"]
+    assert m.key?("latency_p99_s"), "a one-request session's connection lifetime is that request's latency"
+    assert File.file?(File.join(results, "artifacts", trial.batch_id, "traffic-1.wsesslog"))
+  end
+
   def test_an_access_log_replays_with_its_own_mix
     store, = run_experiment("traffic: {access_log: access.log}\n", batches: 1)
     m = store.trials.first.metrics

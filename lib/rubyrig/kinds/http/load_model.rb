@@ -20,7 +20,8 @@ module Rubyrig
         # "closed loop (httperf, 4 connections, client-close)" or "open loop (httperf, 100/s Poisson)".
         def describe(options, params)
           if open?(options)
-            return format("open loop (httperf, %g/s %s)", params["rate"], (options["arrival"] == "constant") ? "constant" : "Poisson") if params["rate"]
+            unit = options["traffic"]&.key?("sessions") ? " sessions" : ""
+            return format("open loop (httperf, %g%s/s %s)", params["rate"], unit, (options["arrival"] == "constant") ? "constant" : "Poisson") if params["rate"]
             return "open loop (httperf, capacity search)"
           end
           connections = "#{params["connections"]} connection#{"s" unless params["connections"] == 1}"

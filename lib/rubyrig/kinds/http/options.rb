@@ -88,9 +88,6 @@ module Rubyrig
           Array(given["rate"]).each do |rate|
             fields.fail(["params", "rate"], "must be a positive number of requests/s or a list of them, got #{given["rate"].inspect}") unless rate.is_a?(Numeric) && rate.positive?
           end
-          if fields.hash.key?("traffic")
-            fields.fail(["traffic"], "is sent in a closed loop only so far (the open loop offers one path at a rate): remove traffic or use load_model: closed")
-          end
           (CLOSED_PARAMS & given.keys).each do |key|
             fields.fail(["params", key], "belongs to the closed loop; an open loop sends each request on its own connection (httperf closes it): remove #{key} or use load_model: closed")
           end

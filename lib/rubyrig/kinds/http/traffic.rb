@@ -40,6 +40,10 @@ module Rubyrig
                 "sends the same headers with every request: give every request the same headers: (or none)")
             end
           end
+          if Capacity.search?(options, params)
+            fields.fail(["traffic"], "cannot run with a capacity search yet (its steps are not told apart in the server's log): give params.rate, " \
+              "e.g. rate: [50, 100, 200], to sweep the offered rate")
+          end
           return if options["load_model"] == "open"
           modes = Array(params["connection"])
           if data.key?("sessions")

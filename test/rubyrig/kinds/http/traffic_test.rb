@@ -128,6 +128,10 @@ class HttpTrafficTest < Minitest::Test
       refused("    traffic:\n      sessions:\n        - name: s\n          steps: [{path: /, headers: {A: b}}, {path: /c}]\n"))
     assert_match(/keepalive only, not close/,
       refused("    params: {connection: [keepalive, close]}\n    traffic:\n      sessions: [{name: s, steps: [{path: /}]}]\n"))
+    assert_match(/traffic cannot run with a capacity search yet .*: give params\.rate/,
+      refused("    load_model: open\n    slo: \"p99 < 50ms\"\n    traffic:\n      requests: [{path: /}]\n"))
+    assert_match(/traffic gives different headers: in different requests/,
+      refused("    load_model: open\n    params: {rate: 10}\n    traffic:\n      requests: [{path: /, headers: {A: b}}, {path: /c}]\n"))
     assert_match(/traffic runs with connection: keepalive or close \(wrk\), not client-close/,
       refused("    params: {connection: client-close}\n    traffic:\n      requests: [{path: /}]\n"))
   end
