@@ -74,7 +74,9 @@ module Rubyrig
 
       def launch(launch)
         diag = @prepared.diagnostics[launch.runtime.label]
-        Results::RunMeta::RuntimeEntry.new(spec: launch.runtime.spec, interpreter: launch.interpreter.to_h.transform_keys(&:to_s),
+        interpreter = launch.interpreter.to_h.transform_keys(&:to_s)
+        interpreter["build_digest"] = Results::BuildDigest.of(interpreter["path"], interpreter["ruby_version"])
+        Results::RunMeta::RuntimeEntry.new(spec: launch.runtime.spec, interpreter: interpreter,
           ruby_flags: launch.ruby_flags, env: launch.env.compact, expect: launch.expect, warnings: launch.warnings,
           diagnostics_gems: diag ? diag.installed_gems : []).to_record
       end
