@@ -9,6 +9,9 @@ module Rubyrig
       # "nbody · steps=200 · wall_s on 3.3.8+yjit".
       # How change points are found and decided, for every format's footer.
       def method(report)
+        if report.by == "version"
+          return "each version compared with the one before on their batches (Welch t on log values, Bonferroni over a series' steps, alpha #{report.alpha})"
+        end
         "#{Analysis::ChangePoints::DETECTION} on the runs' levels with a permutation test (alpha #{report.alpha}, seed #{report.seed}), " \
           "each candidate decided by comparing the #{(report.by == "time") ? "run" : "point"}s on either side"
       end

@@ -63,8 +63,13 @@ module Rubyrig
       def self.entry(series, marks, host, by, alpha, seed, finder)
         cuts = cuts_of(marks, by)
         unsearched = unsearchable(marks)
-        found = (marks.size < 2 || unsearched) ? [] : finder.of(marks.map(&:values), higher_is_better: series.higher_is_better,
-          speed: speed?(series), alpha: alpha, seed: seed, breaks: cuts.map(&:index))
+        found = if marks.size < 2 || unsearched then []
+        elsif by == "version"
+          VersionSteps.of(marks, cuts.map(&:index), higher_is_better: series.higher_is_better, speed: speed?(series), alpha: alpha)
+        else
+          finder.of(marks.map(&:values), higher_is_better: series.higher_is_better, speed: speed?(series), alpha: alpha, seed: seed,
+            breaks: cuts.map(&:index))
+        end
         changes = found.map { |cp| change(cp, series.higher_is_better) }
         decided, candidates = changes.partition { |c| Analysis::Verdict.significant?(c.verdict) }
         Entry.new(workload: series.workload, params: series.params, runtime: (by == "version") ? Ordering.variants(series.runtime) : series.runtime,

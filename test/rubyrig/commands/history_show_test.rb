@@ -78,5 +78,7 @@ class HistoryShowCommandTest < Minitest::Test
     assert_includes out, "builtin:nbody · steps=100 · iterations_per_s (higher is better; 2 versions)"
     assert_match(/^    1  3\.1\.2 \(system\) .* 100\.0\/s .*\n    2  3\.3\.8 .* 130\.0\/s/, out)
     refute_includes out, "cut", "a new version is the axis, not a cut"
+    assert_match(/^  ▲ 30\.0% \[\d+\.\d%, \d+\.\d%\] faster from 3\.3\.8 on; no change before$/, out)
+    assert_includes out, "Change points: each version compared with the one before on their batches"
   end
 end
