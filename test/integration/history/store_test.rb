@@ -56,6 +56,18 @@ class HistoryStoreIntegrationTest < Minitest::Test
     assert_equal ["builtin:nbody", {"steps" => 100}, "1/s", true], [yjit.workload, yjit.params, yjit.unit, yjit.higher_is_better]
   end
 
+  def test_a_resumed_run_is_added_with_history_given_again
+    run = File.join(@root, "run")
+    assert_equal 0, run_cli("run", @experiment, "--results", run).first
+    refute File.exist?(@history)
+    status, out, err = run_cli("run", "--resume", run, "--history", @history)
+    assert_equal 0, status, err
+    assert_match(/^History: #{Regexp.escape(@history)} \(\d+ series points added\)$/, out)
+    status, out, = run_cli("run", "--resume", run, "--history", @history)
+    assert_equal [0, true], [status, out.include?("History: #{@history} (the run was already in it)")]
+    assert_equal 1, Rubyrig::History::Store.new(@history).series.first.points.size
+  end
+
   def test_a_writer_killed_in_the_middle_of_its_file_leaves_every_run_readable_and_its_run_can_be_added_again
     kept = write_history_run(File.join(@root, "kept"), created_at: "2026-11-01T10:00:00Z", values: {"system" => [1.0, 2.0]})
     victim = write_history_run(File.join(@root, "victim"), created_at: "2026-11-02T10:00:00Z", values: {"system" => [3.0, 4.0]})

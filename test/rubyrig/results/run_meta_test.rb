@@ -34,5 +34,13 @@ class RunMetaTest < Minitest::Test
     assert_equal ["requests_per_s"], workload.primary_metrics
     assert_equal "rack", workload.framework
     assert_equal [], workload.sweeps
+    assert_nil workload.revision, "runs before revisions were recorded"
+  end
+
+  def test_a_workload_reads_the_revision_of_its_code
+    base = meta
+    revision = {"commit" => "a" * 40, "dirty" => true}
+    base["workloads"]["app"] = base["workloads"]["app"].merge("revision" => revision)
+    assert_equal revision, Rubyrig::Results::RunMeta.new(base).workload("app").revision
   end
 end
