@@ -59,8 +59,8 @@ module Rubyrig
       def levels(entry, x, y, step, room)
         entry.levels.filter_map do |l|
           next unless l.value
-          x1 = (x.call(l.from) - step * 0.4).clamp(room.begin + 2, room.end)
-          x2 = (x.call(l.to) + step * 0.4).clamp(room.begin + 2, room.end)
+          x1 = (x.call(l.from) - [step * 0.4, 40].min).clamp(room.begin + 2, room.end)
+          x2 = (x.call(l.to) + [step * 0.4, 40].min).clamp(room.begin + 2, room.end)
           tip = "level #{Reporters::Format.value(l.value, entry.unit)} (#{Phrase.span(entry, l.from..l.to)})"
           %(<line class="level" x1="#{Svg.r(x1)}" x2="#{Svg.r(x2)}" y1="#{Svg.r(y.call(l.value))}" y2="#{Svg.r(y.call(l.value))}" stroke="#D55E00" stroke-width="2.5" stroke-opacity="0.8"><title>#{Svg.esc(tip)}</title></line>)
         end
