@@ -1,5 +1,6 @@
-# The load generators rubyrig drives, one adapter per tool, and which connection modes each can do:
-# wrk for keepalive and close, httperf for client-close.
+# The load generators rubyrig drives, one adapter per tool, and which connection modes each can do in a
+# closed loop: wrk for keepalive and close, httperf for client-close. The open loop is httperf's alone
+# (HttperfOpen, chosen by the load model, not by a connection mode).
 module Rubyrig
   module Load
     # name => adapter class name, in order of preference.

@@ -35,6 +35,7 @@ class HttpOpenLoopTest < Minitest::Test
     m = trial.metrics
     assert_operator m["request_count"], :>, 1500
     log = Rubyrig::Processes::TextFile.read(Dir.glob(File.join(results, "artifacts", "*", "httperf-1.log")).first)
+    busy_host_skip(m)
     seen = "#{m.slice("latency_p50_s", "latency_p90_s", "latency_p95_s", "latency_p99_s", "latency_max_s")}; " \
       "#{log[/^Connection lifetime histogram.*?\n\n/m].to_s.split.join(" ")}; #{trial.warnings}"
     assert_in_delta 0.100, m["latency_p95_s"], 0.030, "the median of the 10% that wait a uniform 0-200 ms: #{seen}"
@@ -52,6 +53,17 @@ class HttpOpenLoopTest < Minitest::Test
     end
     assert_match(/--period=e0\.05\b/, log, "Poisson arrivals, a mean of 50 ms apart")
     assert_match(/--num-calls=1\b/, log)
+  end
+
+  # The construction needs a generator that starts requests on time and a server that answers the
+  # requests outside the stalls at once. When httperf had under half of its CPU and a tenth of the
+  # requests outside the stalls waited over 30 ms (p90), the host, not the app, made the tail, and
+  # the bands do not apply: said as a skip, with the figures.
+  def busy_host_skip(m)
+    cpu = m["load_cpu_fraction"]
+    return unless cpu && cpu < 0.5 && m["latency_p90_s"] > 0.03
+    skip format("the host held httperf to %.0f%% of its CPU and delayed requests outside the stalls (p90 %.0f ms): " \
+      "not the construction's conditions", cpu * 100, m["latency_p90_s"] * 1000)
   end
 
   # The same app in wrk's closed loop: its 4 connections wait out each stall, and wrk then adds made-up

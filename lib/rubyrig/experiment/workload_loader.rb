@@ -33,7 +33,7 @@ module Rubyrig
         fields = @fields.child(at, entry)
         kind, builtin = kind(fields)
         fields.check_keys(COMMON_KEYS + Kinds.selectors + kind.keys, "a #{kind.kind} workload")
-        params = params(fields, builtin)
+        params = params(fields, builtin, kind)
         loaded = kind.load(fields, builtin: builtin)
         params = params.merge(loaded.params) if loaded.params
         Workload.new(
@@ -64,13 +64,13 @@ module Rubyrig
       end
 
       # The parameter matrix: a built-in's parameters with the given ones over them, each a list of values.
-      def params(fields, builtin)
+      def params(fields, builtin, kind)
         given = fields.optional("params", Hash) || {}
         defaults = builtin ? builtin.params : {}
         unless defaults.empty?
           given.each_key do |key|
-            next if defaults.key?(key)
-            fields.fail(["params", key], "is not a parameter of #{builtin.workload_name}; #{Suggest.hint(key, defaults.keys)}")
+            next if defaults.key?(key) || kind.extra_params.include?(key)
+            fields.fail(["params", key], "is not a parameter of #{builtin.workload_name}; #{Suggest.hint(key, defaults.keys + kind.extra_params)}")
           end
         end
         defaults.merge(given).to_h do |key, value|

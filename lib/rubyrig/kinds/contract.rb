@@ -18,6 +18,9 @@ module Rubyrig
       # The parameters every cell gets unless the experiment gives them (see effective_params).
       def default_params = {}
 
+      # Parameters without a default that any workload of the kind may give, a built-in's too.
+      def extra_params = []
+
       # A cell's parameters with the defaults merged in: what the plan records for each cell and its
       # batches run with. The one place defaults are merged (derived; not for kinds to override).
       def effective_params(params) = default_params.merge(params)

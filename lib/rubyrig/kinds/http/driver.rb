@@ -1,5 +1,5 @@
-# Measures one batch of an http workload: a Rack or Rails app under Puma, loaded by wrk (keepalive,
-# close) or httperf (client-close, Load.for_mode). Each batch boots a fresh server (boot_s), warms it with a
+# Measures one batch of an http workload: a Rack or Rails app under Puma, loaded in a closed loop by wrk
+# (keepalive, close) or httperf (client-close), or in an open loop by httperf (LoadModel). Each batch boots a fresh server (boot_s), warms it with a
 # separate generator run, then measures with a second run against the same server: throughput is
 # completed responses over the generator's measured duration, with latency percentiles, errors by
 # kind, server CPU and memory of the whole tree (master and workers), and the load generator's CPU.

@@ -43,6 +43,8 @@ module Rubyrig
 
         def self.keys = Options::DEFAULTS.keys
 
+        def self.extra_params = Options::PARAMS
+
         def self.default_params = {"processes" => 1, "threads" => 1, "connection" => "keepalive", "connections" => 8}.freeze
 
         # Keep-alive against a new connection per request (wrk's close); client-close needs httperf.

@@ -123,6 +123,11 @@ class HttpOptionsTest < Minitest::Test
     assert_equal "closed loop (httperf, 1 connection, client-close)", model.describe({}, {"connection" => "client-close", "connections" => 1})
   end
 
+  def test_a_built_in_app_takes_an_offered_rate_too
+    yaml = "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    load_model: open\n    params: {rate: 50}\n"
+    assert_equal [50], experiment(tmpdir, yaml).workloads.first.params["rate"]
+  end
+
   def test_a_load_model_that_does_not_fit_its_keys_is_one_line_naming_the_fix
     cases = {
       "    params: {rate: 50}\n" => /exp\.yml:4: rate is an offered rate, which a closed loop does not have: add load_model: open, or remove rate/,
