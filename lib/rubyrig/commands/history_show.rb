@@ -17,7 +17,7 @@ module Rubyrig
 
       def call
         options = {by: "time", workloads: [], metrics: [], runtimes: [], format: "text", html: nil, runs: false,
-                   alpha: History::Report::DEFAULT_ALPHA, seed: Analysis::ChangePoints::SEED, gate: []}
+                   since: nil, alpha: History::Report::DEFAULT_ALPHA, seed: Analysis::ChangePoints::SEED, gate: []}
         parser = option_parser(options)
         rest = parse(parser)
         return CLI::EXIT_OK unless rest
@@ -37,6 +37,7 @@ module Rubyrig
           opts.on("--workload NAME", "only this workload (repeatable)") { |w| o[:workloads] << w }
           opts.on("--metric NAME", "this metric, or all (repeatable; default: each workload's primary metric)") { |m| o[:metrics] << m }
           opts.on("--runtime LABEL", "only this runtime (repeatable)") { |r| o[:runtimes] << r }
+          opts.on("--since TIME", "only the runs started at or after TIME, e.g. 2026-12-01 (UTC; default: every run)") { |t| o[:since] = since(t) }
           opts.on("--format FORMAT", "text, markdown, json or html, on standard output (default: text)") { |f| o[:format] = choice("--format", f, History::Formats::NAMES) }
           opts.on("--html FILE", "also write the HTML page with a timeline per series to FILE") { |f| o[:html] = export_target("--html", f) }
           opts.on("--runs", "text: also list every point with its median and interval") { o[:runs] = true }
@@ -46,6 +47,13 @@ module Rubyrig
         end
       end
 
+      def since(text)
+        raise ArgumentError unless text.match?(/\A\d{4}-\d\d-\d\d/)
+        Time.parse(text.match?(/[zZ]|[+-]\d\d:?\d\d\z/) ? text : "#{text} UTC")
+      rescue ArgumentError
+        raise UsageError, "--since needs a date or time such as 2026-12-01 or 2026-12-01T10:00, got '#{text}'"
+      end
+
       def alpha(value)
         return value if value.positive? && value < 0.5
         raise UsageError, "--alpha must be above 0 and below 0.5, e.g. 0.05, got #{value}"
@@ -53,7 +61,7 @@ module Rubyrig
 
       def show(path, o)
         raise UsageError, "#{path} is not a folder; give the history's folder (made by `rubyrig history add` or `rubyrig run --history`)" unless File.directory?(path)
-        series = select(History::Store.new(path).series, o)
+        series = History::Formats.since(select(History::Store.new(path).series, o), o[:since])
         report = History::Report.build(series, by: o[:by], alpha: o[:alpha], seed: o[:seed])
         out.print(History::Formats.render(report, o[:format], color: @settings.color, runs: o[:runs]))
         File.write(o[:html], History::Html.new(report).render) if o[:html]

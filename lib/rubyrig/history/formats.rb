@@ -26,6 +26,16 @@ module Rubyrig
         end
       end
 
+      # The series with only the runs started at or after `time` (a Time; nil keeps every run); a
+      # series left without runs is dropped.
+      def since(series, time)
+        return series if time.nil?
+        series.filter_map do |s|
+          points = s.points.select { |p| Ordering.time(p) >= time }
+          s.class.new(**s.to_h, points: points) unless points.empty?
+        end
+      end
+
       # What a filter could have named: [the values in the history, the flag], for a one-line error.
       def unknown(series, workloads: [], metrics: [], runtimes: [])
         {"--workload" => [workloads, series.map(&:workload)], "--metric" => [metrics - ["all"], series.map(&:metric)],

@@ -34,6 +34,15 @@ class HistoryShowCommandTest < Minitest::Test
     assert_match(/\Arubyrig: new regression: builtin:nbody · steps=100 · iterations_per_s on system: .* slower from run 7 /, err)
   end
 
+  def test_since_leaves_an_accepted_regression_out_of_the_gate
+    status, out, err = show(history, "--since", "2026-11-07", "--fail-if", "regressed")
+    assert_equal 0, status, err
+    assert_includes out, "(higher is better; 6 runs by time)\n  no change point in 6 runs"
+    status, _, err = show(history, "--since", "last week")
+    assert_equal 2, status
+    assert_includes err, "--since needs a date or time such as 2026-12-01"
+  end
+
   def test_a_flat_history_has_no_change_point_and_passes_the_gate
     status, out, err = show(history(step: false), "--fail-if", "regressed")
     assert_equal 0, status, err
