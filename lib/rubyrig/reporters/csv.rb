@@ -32,8 +32,14 @@ module Rubyrig
           verdict = c&.verdict || ((s.runtime == @report.baseline) ? "baseline" : nil)
           {section: "cell", runtime: s.runtime, workload: s.workload, params: Format.params(s.params), metric: s.metric,
            unit: s.unit, n: s.n, median: s.median, mean: s.mean, sd: s.sd, cv: s.cv, p10: s.p10, p90: s.p90,
-           min: s.min, max: s.max, verdict: verdict, detail: c&.reason}.merge(contrast(c))
+           min: s.min, max: s.max, verdict: verdict, detail: [c&.reason, measured_by(s)].compact.join("; ").then { |d| d.empty? ? nil : d }}.merge(contrast(c))
         end
+      end
+
+      # For an http latency figure, the load model that measured it and the samples its generator synthesized.
+      def measured_by(summary)
+        return nil unless summary.metric.start_with?("latency_")
+        @report.http&.cells&.find { |d| d.cell.key == summary.cell_key }&.measured_by
       end
 
       # Each host's side of a comparison from a merged run, then whether the hosts agree.
