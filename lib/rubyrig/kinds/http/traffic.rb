@@ -13,6 +13,8 @@ module Rubyrig
         SESSION_TEMPLATES = 1000
         OTHER = "other"
         MIXES = %w[requests sessions access_log].freeze
+        # The methods httperf's --wsesslog sends (no PATCH).
+        HTTPERF_METHODS = %w[GET POST PUT DELETE HEAD OPTIONS].freeze
         # A batch's figures from the server's request log (per endpoint: RequestLog, named metrics).
         METRICS = [
           {name: "service_mean_s", unit: "s", higher_is_better: false, kind: :speed, label: "service time mean (server)"},
@@ -28,18 +30,11 @@ module Rubyrig
           Loader.new(fields.child(["traffic"], fields["traffic"])).load
         end
 
-        # What the workload's load model and parameters cannot run, refused with the fix: sessions keep one
-        # connection per simulated user (httperf's --wsesslog), so a connection mode that closes it after
-        # each response cannot run them; httperf (sessions, the open loop) sends the same headers with
-        # every request.
+        # What the workload's load model and parameters cannot run, refused with the fix: what httperf
+        # cannot send (check_httperf), a capacity search, and the connection modes that cannot run the
+        # traffic: sessions keep one connection per simulated user, client-close sends one path.
         def self.check_params(data, options, params, fields)
-          if (data.key?("sessions") || options["load_model"] == "open") && !data.key?("access_log")
-            steps = data.fetch("requests") { data["sessions"].flat_map { |s| s["steps"] }.reject { |s| s.key?("think_s") } }
-            if steps.map { |s| s["headers"] }.uniq.size > 1
-              fields.fail(["traffic"], "gives different headers: in different requests, but httperf (which runs sessions and the open loop) " \
-                "sends the same headers with every request: give every request the same headers: (or none)")
-            end
-          end
+          check_httperf(data, fields) if (data.key?("sessions") || options["load_model"] == "open") && !data.key?("access_log")
           if Capacity.search?(options, params)
             fields.fail(["traffic"], "cannot run with a capacity search yet (its steps are not told apart in the server's log): give params.rate, " \
               "e.g. rate: [50, 100, 200], to sweep the offered rate")
@@ -53,6 +48,19 @@ module Rubyrig
           end
           return unless modes.include?("client-close")
           fields.fail(["traffic"], "runs with connection: keepalive or close (wrk), not client-close; drop client-close from params")
+        end
+
+        # httperf (sessions, the open loop) sends the same headers with every request, and no PATCH.
+        def self.check_httperf(data, fields)
+          steps = data.fetch("requests") { data["sessions"].flat_map { |s| s["steps"] }.reject { |s| s.key?("think_s") } }
+          if steps.map { |s| s["headers"] }.uniq.size > 1
+            fields.fail(["traffic"], "gives different headers: in different requests, but httperf (which runs sessions and the open loop) " \
+              "sends the same headers with every request: give every request the same headers: (or none)")
+          end
+          unsendable = steps.map { |s| s["method"] }.uniq - HTTPERF_METHODS
+          return if unsendable.empty?
+          fields.fail(["traffic"], "uses #{unsendable.join(", ")}, which httperf (which runs sessions and the open loop) cannot send; " \
+            "use #{HTTPERF_METHODS.join(", ")} (e.g. a POST the app takes like a PATCH)")
         end
 
         # The load generator of a connection mode for a workload's options: httperf runs sessions.

@@ -132,6 +132,8 @@ class HttpTrafficTest < Minitest::Test
       refused("    load_model: open\n    slo: \"p99 < 50ms\"\n    traffic:\n      requests: [{path: /}]\n"))
     assert_match(/traffic gives different headers: in different requests/,
       refused("    load_model: open\n    params: {rate: 10}\n    traffic:\n      requests: [{path: /, headers: {A: b}}, {path: /c}]\n"))
+    assert_match(/traffic uses PATCH, which httperf \(which runs sessions and the open loop\) cannot send/,
+      refused("    traffic:\n      sessions: [{name: s, steps: [{path: /p, method: PATCH}]}]\n"))
     assert_match(/traffic runs with connection: keepalive or close \(wrk\), not client-close/,
       refused("    params: {connection: client-close}\n    traffic:\n      requests: [{path: /}]\n"))
   end
