@@ -33,6 +33,9 @@ module Rubyrig
             warnings: result.warnings + search.warnings)
         end
 
+        # A failed batch's Result (no rate sustained) with the search's steps kept in its samples.
+        def self.failed(result, search) = Result.new(**result.to_h, samples: {"capacity" => search.sample})
+
         # settings: Capacity's; generator: rate -> an open-loop generator; run: (generator, duration_s,
         # label) -> Load::Result; check: (when) -> raises when the server is no longer running.
         def initialize(settings:, objective:, batch_number:, generator:, run:, check:)

@@ -65,13 +65,20 @@ module Rubyrig
           return "the load generator fell behind the offered rate" if measured.behind
           missed = @objective.miss(measured.latency_s, measured.error_rate)
           return missed if missed
+          backlog(measured)
+        end
+
+        private
+
+        # nil, or why the answers fell behind the requests started by more than the tolerance. A steady
+        # server still has its rate times its mean latency in flight when the run stops, which counts as
+        # short here: step_s must be long beside the latencies (docs/capacity.md).
+        def backlog(measured)
           served = measured.requests.fdiv(measured.duration_s)
           short = 1 - served / measured.achieved_rate_per_s
           return nil if short <= @settings["tolerance"]
           format("answered %.4g/s, %.1f%% below the %.4g/s started (a backlog grew)", served, short * 100, measured.achieved_rate_per_s)
         end
-
-        private
 
         def judge(rate, measured) = Step.new(rate_per_s: rate, measured: measured, miss: miss(measured)).freeze
 

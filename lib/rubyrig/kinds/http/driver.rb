@@ -61,7 +61,7 @@ module Rubyrig
             port: @options["port"] ? Services::Ports.check_free!(@options["port"]) : Services::Ports.free,
             boot_timeout_s: @options["boot_timeout_s"], path: @options["path"], env: server_env, log_requests: !@traffic.nil?
           )
-          measure(server, generator(split), split)
+          measure(server, split)
         rescue Services::Puma::BootFailed, Services::Puma::Exited => e
           Result.failed(e.message, facts: base_facts(split), artifacts: artifacts)
         rescue Load::Wrk::RunFailed, Load::Httperf::RunFailed => e
@@ -73,8 +73,10 @@ module Rubyrig
 
         private
 
-        def measure(server, generator, split)
+        def measure(server, split)
           server.start
+          return capacity(server, split) if @options["capacity"]
+          generator = generator(split)
           warmup = (@options["warmup_s"] > 0) ? run_load(generator, server, @options["warmup_s"], "#{generator.name}-warmup") : nil
           server.check_running!("during the warmup")
           before = server.sample
@@ -85,6 +87,18 @@ module Rubyrig
           @traffic&.finish(server.log_path("stdout"))
           outcome = server.stop
           result(outcome, server, measured, warmup, ServerCpu.new(before: before, after: after).freeze, split, generator)
+        end
+
+        # A batch that searches its capacity (CapacityRun) against its one server: the capacity step's
+        # Result with the search's metrics, samples and warnings; server CPU over the whole search.
+        def capacity(server, split)
+          before = server.sample
+          search = CapacityRun.for_batch(@context, server, split.load).measure
+          after = server.sample
+          outcome = server.stop
+          return CapacityRun.failed(Result.failed(search.problem, facts: base_facts(split), artifacts: artifacts), search) if search.problem
+          generator = LoadModel.generator(@options, @params.merge("rate" => search.measured.offered_rate_per_s), split.load)
+          CapacityRun.finish(result(outcome, server, search.measured, search.warmup, ServerCpu.new(before: before, after: after).freeze, split, generator), search)
         end
 
         def run_load(generator, server, duration_s, label)
@@ -170,7 +184,7 @@ module Rubyrig
         # The server's config and logs, each load generator run's log and JSON, and the probe files.
         def artifacts
           generated = Dir.children(@context.artifacts_dir).grep(/\A(#{Load::ADAPTERS.keys.join("|")})(-warmup)?(-\d+)?\.(log|json)\z/).sort
-          (%w[puma.rb server-stdout.log server-stderr.log] + generated + @traffic&.artifacts.to_a + %w[probe])
+          (%w[puma.rb server-stdout.log server-stderr.log] + generated + CapacityRun.artifacts(@context.artifacts_dir) + @traffic&.artifacts.to_a + %w[probe])
             .select { |name| File.exist?(File.join(@context.artifacts_dir, name)) }
         end
       end
