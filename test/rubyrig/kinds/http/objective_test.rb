@@ -47,4 +47,25 @@ class ObjectiveTest < Minitest::Test
     error = assert_raises(Rubyrig::ExperimentError) { Rubyrig::Experiment.load(write(tmpdir, "exp.yml", yaml)) }
     assert_match(/exp\.yml:4: slo needs load_model: open/, error.message)
   end
+
+  def test_open_loop_with_an_slo_and_no_rate_searches_with_the_default_settings
+    yaml = "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    load_model: open\n    slo: p99 < 5ms\n"
+    options = Rubyrig::Experiment.load(write(tmpdir, "exp.yml", yaml)).workloads.first.options
+    assert_equal Rubyrig::Kinds::Http::Capacity::DEFAULTS, options["capacity"]
+    yaml += "    capacity: {resolution: 0.1}\n"
+    assert_in_delta 0.1, Rubyrig::Experiment.load(write(tmpdir, "exp.yml", yaml)).workloads.first.options["capacity"]["resolution"]
+  end
+
+  def test_capacity_settings_are_checked_with_their_line
+    base = "runtimes: [system]\nworkloads:\n  - builtin: rack-hello\n    load_model: open\n    slo: p99 < 5ms\n"
+    {"    capacity: {growth: 1}\n" => /exp\.yml:6: growth must be a factor above 1 and at most 10, e\.g\. 2, got 1/,
+     "    capacity: {step: 3}\n" => /exp\.yml:6: unknown key 'step' in capacity; did you mean 'step_s'/,
+     "    capacity: {}\n    params: {rate: 10}\n" => /exp\.yml:6: capacity searches the offered rate, so params must not give rate/}.each do |extra, pattern|
+      dir = tmpdir
+      write(dir, "app/config.ru", "run ->(env) { [200, {}, ['x']] }\n")
+      yaml = (base + extra).sub("builtin: rack-hello", "app: app")
+      error = assert_raises(Rubyrig::ExperimentError) { Rubyrig::Experiment.load(write(dir, "exp.yml", yaml)) }
+      assert_match(pattern, error.message)
+    end
+  end
 end
