@@ -62,7 +62,9 @@ class HttpConnectionModesTest < Minitest::Test
     end
     assert_equal({"client-close" => "httperf", "close" => "wrk", "keepalive" => "wrk"},
       report.http.cells.to_h { |d| [d.cell.params["connection"], d.load_generator] })
-    assert_match(/connection=client-close connections=#{CONNECTIONS}\s.*\shttperf$/o, out)
-    assert_match(/\| httperf \|/, Rubyrig::Processes::TextFile.read(File.join(results, "report.md")))
+    measured_by = "closed loop (httperf, #{CONNECTIONS} connections, client-close); no latency sample synthesized"
+    assert_match(/connection=client-close connections=#{CONNECTIONS}\s.*\s#{Regexp.escape(measured_by)}$/, out)
+    assert_includes Rubyrig::Processes::TextFile.read(File.join(results, "report.md")), "| #{measured_by} |"
+    assert_match(/connection=keepalive connections=#{CONNECTIONS}\s.*\sclosed loop \(wrk, #{CONNECTIONS} connections\); /o, out)
   end
 end
