@@ -24,10 +24,12 @@ module Rubyrig
         end.freeze
       end
 
-      # A decided runtime difference of the workload's primary metric or of peak RSS.
+      # A decided runtime difference of the workload's primary metric, when it is a speed (a cost per unit
+      # of work: not an http capacity, whose batch's CPU spans its whole search), or of peak RSS.
       def difference?(report, comparison)
         return false unless comparison.other.nil? && comparison.ratio && comparison.significant?
-        [report.primary_metric(comparison.workload), MEMORY_METRIC].include?(comparison.metric)
+        return true if comparison.metric == MEMORY_METRIC
+        comparison.metric == report.primary_metric(comparison.workload) && report.metric(comparison.metric).speed?
       end
     end
   end

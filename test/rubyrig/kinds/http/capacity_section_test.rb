@@ -57,6 +57,7 @@ class CapacitySectionTest < Minitest::Test
     assert_in_delta 2.0, c.ratio, 0.05
     assert_operator c.ci[0], :<, c.ratio
     assert_equal "higher", c.verdict
+    assert_empty r.why.to_a.select { |e| e.comparison.metric == "capacity_per_s" }, "a batch's CPU spans its whole search: no cost per request"
     sentence = Rubyrig::Kinds::Http::CapacitySection.sentence(c, "p99 < 400 ms")
     assert_match(/\Ab sustains 1\.9\d\dx \[1\.\d{3}, 2\.\d{3}\] the rate of a at p99 < 400 ms: higher\z/, sentence)
   end
