@@ -78,6 +78,13 @@ class CLITest < Minitest::Test
     assert_empty out
   end
 
+  def test_an_offered_rate_needs_the_open_loop
+    status, _, err = run_cli("compare", "-r", "system", "--param", "rate=10,20", "--results", File.join(tmpdir, "r"), "--", "builtin:rack-hello")
+    assert_one_line_error(status, err, /\Arubyrig: error: --param rate is an offered rate, which a closed loop does not have: add load_model: open, or remove rate$/, expected_status: 2)
+    status, _, err = run_cli("compare", "-r", "system", "--load-model", "opened", "--results", File.join(tmpdir, "r"), "--", "builtin:rack-hello")
+    assert_one_line_error(status, err, /\Arubyrig: error: --load-model "opened" is not a load model; use closed .* or open/, expected_status: 2)
+  end
+
   def test_bad_option_value_is_a_usage_error
     status, _, err = run_cli("compare", "-r", "system", "--batches", "many", "--", "builtin:nbody")
     assert_one_line_error(status, err, /invalid argument: --batches many; see `rubyrig compare --help`/, expected_status: 2)

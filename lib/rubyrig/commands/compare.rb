@@ -27,7 +27,8 @@ module Rubyrig
         ["profile"] => "--profile", ["workloads", 0, "params"] => "--param", ["workloads", 0, "iterations"] => "--iterations",
         ["workloads", 0, "warmup"] => "--warmup", ["workloads", 0, "duration_s"] => "--duration-s",
         ["workloads", 0, "warmup_s"] => "--warmup-s", ["equivalence"] => "--equivalence", ["until"] => "--until",
-        ["max_batches"] => "--max-batches", ["max_time"] => "--max-time", ["inherit_env"] => "--inherit-env"
+        ["max_batches"] => "--max-batches", ["max_time"] => "--max-time", ["inherit_env"] => "--inherit-env",
+        ["workloads", 0, "load_model"] => "--load-model"
       }.freeze
 
       def call
@@ -75,6 +76,7 @@ module Rubyrig
         opts.on("--iterations N", Integer, "measured iterations per batch for scripts (default: the workload's, else 10; ruby-bench: MIN_BENCH_ITRS, and MIN_BENCH_TIME 0)") { |n| @workload["iterations"] = n }
         opts.on("--warmup N", Integer, "warmup iterations per batch for scripts (default: the workload's, else 2; ruby-bench: WARMUP_ITRS, else 15)") { |n| @workload["warmup"] = n }
         opts.on("--duration-s N", Float, "http: measured seconds of load per batch (default: 10); benchmark-ips: seconds per item (default: the file's, else 5); ruby-bench: least measured seconds per batch (default: none)") { |n| @workload["duration_s"] = whole_or_fraction(n) }
+        opts.on("--load-model MODEL", "http: closed (connections, the default) or open (Poisson arrivals at --param rate=R,...)") { |m| @workload["load_model"] = m }
         opts.on("--warmup-s N", Float, "http: seconds of warmup load per batch, before the measured run (default: 5); benchmark-ips: warmup seconds per item (default: the file's, else 2); ruby-bench: least warmup CPU seconds per batch (default: none)") { |n| @workload["warmup_s"] = whole_or_fraction(n) }
       end
 
