@@ -49,8 +49,9 @@ module Rubyrig
 
         def measure
           runs = {}
+          index = 0
           outcome = CapacitySearch.new(settings: @settings, objective: @objective, start_rate_per_s: @start_rate_per_s,
-            probe: ->(rate) { step(rate, runs.size + 1).tap { |pair| runs[rate] = pair }.last }).run
+            probe: ->(rate) { step(rate, index += 1).tap { |pair| runs[rate] = pair }.last }).run
           warmup, measured = runs[outcome.capacity_per_s]
           Measured.new(measured: measured, warmup: warmup, metrics: metrics(outcome), sample: sample(outcome),
             warnings: [warning(outcome)].compact, problem: problem(outcome)).freeze

@@ -1,7 +1,7 @@
 # The search for the highest offered rate a server sustains (pure; the probe runs the load): from a
 # start rate it grows geometrically until a step is not sustained (or shrinks until one is), then
 # bisects geometrically between the highest sustained rate and the lowest unsustained one until they are
-# within the resolution. A step is sustained when the generator kept up with the rate (it started the
+# within the resolution. A rate the server fails is tried twice. A step is sustained when the generator kept up with the rate (it started the
 # requests when due), the objective held, and the responses came back within the tolerance of the rate
 # the requests were started at (no backlog grew).
 module Rubyrig
@@ -51,8 +51,7 @@ module Rubyrig
           low = high = nil
           rate = @start.to_f
           loop do
-            step = judge(rate, @probe.call(rate))
-            steps << step
+            step = probe(rate, steps)
             step.sustained? ? low = rate : high = rate
             rate = next_rate(low, high)
             break if rate.nil? || steps.size >= @settings["max_steps"]
@@ -78,6 +77,16 @@ module Rubyrig
           short = 1 - served / measured.achieved_rate_per_s
           return nil if short <= @settings["tolerance"]
           format("answered %.4g/s, %.1f%% below the %.4g/s started (a backlog grew)", served, short * 100, measured.achieved_rate_per_s)
+        end
+
+        # One rate's step; a step the server failed is run once more and counts only when that fails
+        # too, so that one stall of a busy host (the server held off its CPU for half a second) does not
+        # end the search far below capacity. Both are kept.
+        def probe(rate, steps)
+          steps << judge(rate, @probe.call(rate))
+          return steps.last if steps.last.sustained? || steps.last.measured.behind || steps.size >= @settings["max_steps"]
+          steps << judge(rate, @probe.call(rate))
+          steps.last
         end
 
         def judge(rate, measured) = Step.new(rate_per_s: rate, measured: measured, miss: miss(measured)).freeze

@@ -26,8 +26,8 @@ class CapacitySearchTest < Minitest::Test
     assert_operator outcome.capacity_per_s, :>=, 100 / 1.05 / 1.05
     assert_operator outcome.capacity_per_s, :<=, 105
     rates = outcome.steps.map(&:rate_per_s)
-    assert_equal [13, 26, 52, 104, 74], rates.first(5).map(&:round), "grows by 2 until a step fails, then bisects"
-    assert_equal rates.size, rates.uniq.size
+    assert_equal [13, 26, 52, 104, 104, 74], rates.first(6).map(&:round), "grows by 2 until a step fails twice, then bisects"
+    assert(outcome.steps.reject(&:sustained?).group_by(&:rate_per_s).values.all? { |tries| tries.size == 2 }, "each failed rate tried twice")
   end
 
   def test_with_poisson_arrivals_it_finds_the_rate_erlangs_m_d_1_formula_gives
@@ -64,10 +64,20 @@ class CapacitySearchTest < Minitest::Test
     probe = QueueSimulation.probe(service_s: 0.05, arrival: "constant", step_s: 5, warmup_s: 2, seed: 1)
     outcome = search(probe, start: 100, slo: "p99 < 1s")
     rates = outcome.steps.map(&:rate_per_s)
-    assert_equal [100, 50, 25, 12.5], rates.first(4)
+    assert_equal [100, 100, 50, 50, 25, 25, 12.5], rates.first(7)
     assert outcome.server_limited?
     assert_operator outcome.capacity_per_s, :<=, 21
     assert_operator outcome.capacity_per_s, :>=, 20 / 1.05 / 1.05
+  end
+
+  def test_one_stall_does_not_end_the_search
+    calls = Hash.new(0)
+    server = QueueSimulation.probe(service_s: 0.01, arrival: "constant", step_s: 5, warmup_s: 2, seed: 1)
+    stalled = ->(rate) { (rate == 26 && (calls[rate] += 1) == 1) ? QueueSimulation::Measured.new(**server.call(rate).to_h, latency_s: {"p99" => 0.6}) : server.call(rate) }
+    outcome = search(stalled, start: 13)
+    assert_equal [13, 26, 26, 52, 104, 104], outcome.steps.first(6).map { |s| s.rate_per_s.round }
+    assert_equal [true, false, true], outcome.steps.first(3).map(&:sustained?)
+    assert_operator outcome.capacity_per_s, :>, 90
   end
 
   def test_a_server_that_sustains_nothing_has_no_capacity
