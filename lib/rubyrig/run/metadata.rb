@@ -24,7 +24,7 @@ module Rubyrig
         experiment = @raw.merge("seed" => @experiment.seed)
         run = Results::RunMeta.build(
           format_version: RESULTS_FORMAT_VERSION, rubyrig_version: VERSION, name: @experiment.name,
-          created_at: Time.now.utc.iso8601, command: command, command_line: command_line,
+          created_at: Time.now.utc.iso8601(6), command: command, command_line: command_line,
           cpu_settings: {"server_cpus" => @settings.server_cpus, "load_cpus" => @settings.load_cpus},
           experiment: experiment, experiment_digest: digest(experiment),
           experiment_base_dir: @experiment.workloads.first&.base_dir,
