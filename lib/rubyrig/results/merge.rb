@@ -128,7 +128,7 @@ module Rubyrig
       def merged_meta(parts, command_line)
         reference = parts.first.run
         reference.except(:shard, :host, :host_after, :interrupted_at, :resumed_at, :finished_at).with(
-          created_at: Time.now.utc.iso8601, finished_at: parts.filter_map { |p| p.run.finished_at }.max,
+          created_at: Time.now.utc.iso8601(6), finished_at: parts.filter_map { |p| p.run.finished_at }.max,
           command: "merge", command_line: command_line,
           plan: {"seed" => reference.shard.run_seed, "cells" => reference.plan.cells.map(&:to_h),
                  "order" => parts.flat_map { |p| p.run.plan.batches.map(&:to_h) }},
