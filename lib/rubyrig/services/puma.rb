@@ -127,19 +127,10 @@ module Rubyrig
         end
       end
 
-      # The most telling line of a failed boot: Puma's own "! ..." line, else the first error line.
-      def log_reason
-        out = read_lines(log_path("stdout"))
-        err = read_lines(log_path("stderr"))
-        line = out.find { |l| l.start_with?("!") }&.delete_prefix("!")&.strip ||
-          err.find { |l| l.match?(/Error|error|cannot|Could not/) } || err.last || out.last || "no output"
-        line = "#{line} (add gem \"puma\" to the app's Gemfile)" if line.match?(/puma/i) && line.match?(/not (currently )?(included|find)|can't find/)
-        line[0, 240]
-      end
+      # The cause of a failed boot, from Puma's logs (BootLog).
+      def log_reason = BootLog.cause(read(log_path("stdout")), read(log_path("stderr")))
 
-      def read_lines(path)
-        File.exist?(path) ? Processes::TextFile.each_line(path).map(&:strip).reject(&:empty?) : []
-      end
+      def read(path) = File.exist?(path) ? Processes::TextFile.read(path) : ""
 
       def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     end
