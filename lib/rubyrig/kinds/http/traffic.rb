@@ -34,7 +34,7 @@ module Rubyrig
         # cannot send (check_httperf), a capacity search, and the connection modes that cannot run the
         # traffic: sessions keep one connection per simulated user, client-close sends one path.
         def self.check_params(data, options, params, fields)
-          check_httperf(data, fields) if (data.key?("sessions") || options["load_model"] == "open") && !data.key?("access_log")
+          check_httperf(data, fields) if data.key?("sessions") || options["load_model"] == "open"
           if Capacity.search?(options, params)
             fields.fail(["traffic"], "cannot run with a capacity search yet (its steps are not told apart in the server's log): give params.rate, " \
               "e.g. rate: [50, 100, 200], to sweep the offered rate")
@@ -52,7 +52,11 @@ module Rubyrig
 
         # httperf (sessions, the open loop) sends the same headers with every request, and no PATCH.
         def self.check_httperf(data, fields)
-          steps = data.fetch("requests") { data["sessions"].flat_map { |s| s["steps"] }.reject { |s| s.key?("think_s") } }
+          steps = if data.key?("access_log")
+            AccessLog.read(data["access_log"]).map { |c| {"method" => c.method, "headers" => {}} }
+          else
+            data.fetch("requests") { data["sessions"].flat_map { |s| s["steps"] }.reject { |s| s.key?("think_s") } }
+          end
           if steps.map { |s| s["headers"] }.uniq.size > 1
             fields.fail(["traffic"], "gives different headers: in different requests, but httperf (which runs sessions and the open loop) " \
               "sends the same headers with every request: give every request the same headers: (or none)")

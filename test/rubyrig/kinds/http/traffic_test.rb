@@ -138,6 +138,13 @@ class HttpTrafficTest < Minitest::Test
       refused("    params: {connection: client-close}\n    traffic:\n      requests: [{path: /}]\n"))
   end
 
+  def test_an_access_log_with_a_patch_is_refused_in_the_open_loop_only
+    log = "1.2.3.4 - - [x] \"PATCH /p/1 HTTP/1.1\" 200 1\n"
+    assert_equal "access_log", traffic("    traffic: {access_log: access.log}\n", "access.log" => log).kind
+    assert_match(/traffic uses PATCH, which httperf/,
+      refused("    load_model: open\n    params: {rate: 10}\n    traffic: {access_log: access.log}\n", "access.log" => log))
+  end
+
   def test_an_access_log_line_out_of_format_names_the_log_and_its_line
     message = refused("    traffic: {access_log: access.log}\n", "access.log" => "1.2.3.4 - - [x] \"GET / HTTP/1.1\" 200 1\nnot a log line\n")
     assert_match(/access\.log:2: not a Common or Combined Log Format line/, message)
