@@ -168,13 +168,22 @@ module Rubyrig
 
       # In a GitHub Actions step, the Markdown report (and the gate's result) goes to the job summary.
       def step_summary(report, gate)
-        path = @settings.env["GITHUB_STEP_SUMMARY"]
-        return if path.nil? || path.empty?
+        return unless step_summary_path
         text = Reporters::Markdown.new(report).render
         text += "\n**rubyrig --fail-if**: #{gate.empty? ? "passed" : "failed"}\n\n#{gate.map { |l| "- #{l}" }.join("\n")}\n" unless @gate.empty?
-        File.write(path, text + "\n", mode: "a")
-      rescue SystemCallError => e # an unwritable summary file must not hide the run's own result
-        err.puts(Printable.line("rubyrig: could not append to GITHUB_STEP_SUMMARY (#{path}): #{e.message}"))
+        append_step_summary(text)
+      end
+
+      # The job summary's file in a GitHub Actions step, else nil.
+      def step_summary_path
+        path = @settings.env["GITHUB_STEP_SUMMARY"]
+        (path.nil? || path.empty?) ? nil : path
+      end
+
+      def append_step_summary(text)
+        File.write(step_summary_path, text + "\n", mode: "a")
+      rescue SystemCallError => e # an unwritable summary file must not hide the command's own result
+        err.puts(Printable.line("rubyrig: could not append to GITHUB_STEP_SUMMARY (#{step_summary_path}): #{e.message}"))
       end
     end
   end

@@ -82,13 +82,10 @@ module Rubyrig
 
       # In a GitHub Actions step, the Markdown summary (and the gate's result) goes to the job summary.
       def summary(report, failures, gate)
-        path = @settings.env["GITHUB_STEP_SUMMARY"]
-        return if path.nil? || path.empty?
+        return unless step_summary_path
         text = History::Markdown.new(report).render
         text += "\n**rubyrig history --fail-if regressed**: #{failures.empty? ? "passed" : "failed"}\n\n#{failures.map { |l| "- #{Reporters::MarkdownText.text(l)}" }.join("\n")}\n" unless gate.empty?
-        File.write(path, text + "\n", mode: "a")
-      rescue SystemCallError => e # an unwritable summary file must not hide the history's own result
-        err.puts(Printable.line("rubyrig: could not append to GITHUB_STEP_SUMMARY (#{path}): #{e.message}"))
+        append_step_summary(text)
       end
     end
   end
