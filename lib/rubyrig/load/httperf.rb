@@ -39,13 +39,21 @@ module Rubyrig
         Result.from_summary(data, cpu_s: outcome.cpu_s, wall_s: outcome.wall_s)
       end
 
+      # httperf's --add-header arguments for `headers`: each "Name: value" ends with the escape \n, which
+      # httperf turns into the line end; it reads any backslash as an escape, so each is doubled.
+      def self.header_arguments(headers)
+        headers.flat_map { |name, value| ["--add-header", "#{name}: #{value.gsub("\\") { "\\\\" }}\\n"] }
+      end
+
       attr_reader :connections
 
-      def initialize(binary:, connections:, timeout_s:, cpus: nil)
+      # headers: sent with every request ({name => value}).
+      def initialize(binary:, connections:, timeout_s:, cpus: nil, headers: {})
         @binary = binary
         @connections = connections
         @timeout_s = timeout_s
         @cpus = cpus
+        @headers = headers
       end
 
       def name = "httperf"
@@ -56,7 +64,7 @@ module Rubyrig
       def argv(url)
         uri = URI(url)
         [@binary, "--verbose", "--verbose", "--server", uri.host, "--port", uri.port, "--uri", uri.request_uri,
-          "--num-conns", 2**31 - 1, "--num-calls", 1, "--timeout", @timeout_s].map(&:to_s)
+          "--num-conns", 2**31 - 1, "--num-calls", 1, *self.class.header_arguments(@headers), "--timeout", @timeout_s].map(&:to_s)
       end
 
       # Runs `connections` httperf processes against url for duration_s and returns their summed Result.

@@ -49,8 +49,9 @@ module Rubyrig
       attr_reader :rate_per_s, :arrival
 
       # wsesslog: traffic's sessions (HttperfSessions::Wsesslog, a file for each possible process): then
-      # sessions, not single requests to the URL, arrive at the rate.
-      def initialize(binary:, rate_per_s:, arrival:, timeout_s:, cpus:, wsesslog: nil)
+      # sessions, not single requests to the URL, arrive at the rate; headers: sent with every request
+      # to the URL (a wsesslog carries its own).
+      def initialize(binary:, rate_per_s:, arrival:, timeout_s:, cpus:, wsesslog: nil, headers: {})
         raise ExperimentError, "arrival '#{arrival}' is not one of #{ARRIVALS.join(", ")}" unless ARRIVALS.include?(arrival)
         @binary = binary
         @rate_per_s = rate_per_s
@@ -58,6 +59,7 @@ module Rubyrig
         @timeout_s = timeout_s
         @cpus = cpus ? Processes::CpuList.parse(cpus).map(&:to_s) : [nil]
         @wsesslog = wsesslog
+        @headers = headers
       end
 
       def name = "httperf"
@@ -77,7 +79,7 @@ module Rubyrig
         uri = URI(url)
         interval = clients / @rate_per_s.to_f
         what = @wsesslog ? HttperfSessions.arguments(@wsesslog.files.fetch(client), @wsesslog.headers) :
-          ["--uri", uri.request_uri, "--num-conns", 2**31 - 1, "--num-calls", 1]
+          ["--uri", uri.request_uri, "--num-conns", 2**31 - 1, "--num-calls", 1, *Httperf.header_arguments(@headers)]
         [@binary, "--verbose", "--verbose", "--server", uri.host, "--port", uri.port, *what, "--timeout", @timeout_s, "--client", "#{client}/#{clients}",
           "--period", "#{(@arrival == "poisson") ? "e" : "d"}#{format("%.9g", interval)}"].map(&:to_s)
       end

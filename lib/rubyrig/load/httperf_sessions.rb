@@ -21,7 +21,7 @@ module Rubyrig
 
       # httperf's arguments that run `file`'s sessions with a cookie jar and `headers` on every request.
       def self.arguments(file, headers)
-        ["--wsesslog", "#{SESSIONS},0,#{file}", "--session-cookies"] + headers.flat_map { |name, value| ["--add-header", "#{name}: #{value}\\n"] }
+        ["--wsesslog", "#{SESSIONS},0,#{file}", "--session-cookies"] + Httperf.header_arguments(headers)
       end
 
       # The mean reply time (response and transfer) of one httperf output, in microseconds.

@@ -37,8 +37,9 @@ module Rubyrig
 
       attr_reader :threads
 
-      # script: the Lua script (rubyrig's report, or a traffic script that includes it).
-      def initialize(binary:, threads:, connections:, timeout_s:, connection:, cpus: nil, script: nil)
+      # script: the Lua script (rubyrig's report, or a traffic script that includes it); headers: sent
+      # with every request ({name => value}).
+      def initialize(binary:, threads:, connections:, timeout_s:, connection:, cpus: nil, script: nil, headers: {})
         unless self.class.supports?(connection)
           raise ExperimentError, "wrk cannot run connection mode '#{connection}'; it supports #{MODES.join(" and ")}"
         end
@@ -49,11 +50,13 @@ module Rubyrig
         @connection = connection
         @cpus = cpus
         @script = script || SCRIPT
+        @headers = headers
       end
 
       def argv(url, duration_s)
         args = [@binary, "--threads", @threads, "--connections", @connections, "--duration", "#{duration_s}s",
           "--timeout", "#{@timeout_s}s", "--script", @script]
+        args += @headers.flat_map { |name, value| ["--header", "#{name}: #{value}"] }
         args += ["--header", "Connection: close"] if @connection == "close"
         (args << url).map(&:to_s)
       end

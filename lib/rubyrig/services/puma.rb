@@ -30,8 +30,9 @@ module Rubyrig
 
       # context: the batch's context with cpus set to the server's CPUs; process_run: the class that runs
       # a measured process tree for a context (Processes::MeasuredRun), so that services name no kind.
-      # log_requests: Puma's request log on (one line per request in server-stdout.log, for traffic).
-      def initialize(context:, process_run:, rackup:, processes:, threads:, port:, boot_timeout_s:, path: "/", env: {}, log_requests: false)
+      # log_requests: Puma's request log on (one line per request in server-stdout.log, for traffic);
+      # headers: what the readiness GET sends, as the load will.
+      def initialize(context:, process_run:, rackup:, processes:, threads:, port:, boot_timeout_s:, path: "/", env: {}, log_requests: false, headers: {})
         @context = context
         @process_run = process_run
         @rackup = rackup
@@ -42,6 +43,7 @@ module Rubyrig
         @path = path
         @env = env
         @log_requests = log_requests
+        @headers = headers
       end
 
       def url = "http://#{HOST}:#{@port}#{@path}"
@@ -107,7 +109,7 @@ module Rubyrig
         deadline = now + @boot_timeout_s
         loop do
           raise BootFailed, "Puma exited while booting (#{child.wait.describe}): #{log_reason}; its log is kept in #{log_path}" if child.exited?
-          status = HttpCheck.status(HOST, @port, @path, timeout_s: [deadline - now, 1.0].min.clamp(0.05, 1.0))
+          status = HttpCheck.status(HOST, @port, @path, timeout_s: [deadline - now, 1.0].min.clamp(0.05, 1.0), headers: @headers)
           if status
             return now - child.started_at if status.between?(200, 299)
             raise BootFailed, "the app answered GET #{@path} with status #{status}#{status_hint(status)}; see #{log_path("stdout")}"
@@ -121,7 +123,7 @@ module Rubyrig
 
       def status_hint(status)
         if status.between?(300, 399)
-          ", a redirect that wrk would measure instead of the app: give a path that answers 2xx with `path:` (or turn off config.force_ssl)"
+          ", a redirect that wrk would measure instead of the app: give a path that answers 2xx with `path:` (or turn off config.force_ssl, or send headers: {X-Forwarded-Proto: https})"
         else
           ": give a route that answers 2xx with `path:`"
         end

@@ -59,7 +59,7 @@ module Rubyrig
             context: @context.with(cpus: split.server), process_run: Processes::MeasuredRun,
             rackup: Kind.rackup(@context.workload), processes: @params["processes"], threads: @params["threads"],
             port: @options["port"] ? Services::Ports.check_free!(@options["port"]) : Services::Ports.free,
-            boot_timeout_s: @options["boot_timeout_s"], path: @options["path"], env: server_env, log_requests: !@traffic.nil?
+            boot_timeout_s: @options["boot_timeout_s"], path: @options["path"], env: server_env, log_requests: !@traffic.nil?, headers: @options["headers"] || {}
           )
           measure(server, split)
         rescue Services::Puma::BootFailed, Services::Puma::Exited => e

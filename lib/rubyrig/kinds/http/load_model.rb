@@ -29,21 +29,23 @@ module Rubyrig
           (generator_name(options, params) == "httperf") ? "closed loop (httperf, #{connections}, client-close)" : "closed loop (wrk, #{connections})"
         end
 
-        # The generator of a batch: cpus its CPU list, traffic its Traffic (or nil).
+        # The generator of a batch: cpus its CPU list, traffic its Traffic (or nil). The workload's
+        # headers go on the command line, or with traffic into its files (under each request's own).
         def generator(options, params, cpus, traffic: nil)
           name = generator_name(options, params)
           binary = Load.fetch(name).locate(options[name])
           timeout_s = options["request_timeout_s"]
+          headers = traffic ? {} : options["headers"] || {}
           if open?(options)
             Load::HttperfOpen.new(binary: binary, rate_per_s: params.fetch("rate"), arrival: options["arrival"], timeout_s: timeout_s, cpus: cpus,
-              wsesslog: traffic&.wsesslog(cpus ? Processes::CpuList.parse(cpus).size : 1))
+              wsesslog: traffic&.wsesslog(cpus ? Processes::CpuList.parse(cpus).size : 1), headers: headers)
           elsif traffic&.sessions?
             Load::HttperfSessions.new(binary: binary, wsesslog: traffic.wsesslog(params["connections"]), timeout_s: timeout_s, cpus: cpus)
           elsif name == "httperf"
-            Load::Httperf.new(binary: binary, connections: params["connections"], timeout_s: timeout_s, cpus: cpus)
+            Load::Httperf.new(binary: binary, connections: params["connections"], timeout_s: timeout_s, cpus: cpus, headers: headers)
           else
             Load::Wrk.new(binary: binary, threads: options["load_threads"], connections: params["connections"],
-              timeout_s: timeout_s, connection: params["connection"], cpus: cpus, script: traffic&.wrk_script(options["load_threads"]))
+              timeout_s: timeout_s, connection: params["connection"], cpus: cpus, script: traffic&.wrk_script(options["load_threads"]), headers: headers)
           end
         end
 

@@ -2,7 +2,7 @@
 # parameters that form the matrix (processes, threads, connection mode, connections) and the load
 # settings (wrk threads, duration, warmup, error threshold, path, port, CPUs, the wrk and httperf
 # binaries), the load model (closed, or open at params.rate with Poisson or constant arrivals), a
-# latency objective with its capacity search (Objective, Capacity), and the traffic.
+# latency objective with its capacity search (Objective, Capacity), the traffic and the headers.
 module Rubyrig
   module Kinds
     module Http
@@ -17,7 +17,7 @@ module Rubyrig
           "load_threads" => 1, "duration_s" => 10, "warmup_s" => 5, "max_error_rate" => 0.01,
           "request_timeout_s" => 2, "path" => "/", "port" => nil, "server_cpus" => nil, "load_cpus" => nil,
           "boot_timeout_s" => 60, "wrk" => "wrk", "httperf" => "httperf", "slo" => nil, "capacity" => nil,
-          "traffic" => nil, "load_model" => "closed", "arrival" => "poisson"
+          "traffic" => nil, "load_model" => "closed", "arrival" => "poisson", "headers" => nil
         }.freeze
 
         module_function
@@ -36,6 +36,7 @@ module Rubyrig
           check_model(options, fields)
           options["capacity"] = Capacity.load(fields, options, fields["params"].is_a?(Hash) ? fields["params"] : {})
           options["traffic"] = Traffic.load(fields)
+          options["headers"] = Headers.load(fields)
           Traffic.check_params(options["traffic"], options, params, fields) if options["traffic"]
           options
         end

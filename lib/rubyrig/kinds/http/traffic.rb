@@ -70,13 +70,16 @@ module Rubyrig
         # The load generator of a connection mode for a workload's options: httperf runs sessions.
         def self.generator_for(options, mode) = options["traffic"]&.key?("sessions") ? "httperf" : Load.for_mode(mode)
 
-        # The traffic of a workload's options (plain data from load), or nil when it has none.
-        def self.from_options(options) = options["traffic"] && new(options["traffic"])
+        # The traffic of a workload's options (plain data from load), with the workload's headers, or nil
+        # when it has none.
+        def self.from_options(options) = options["traffic"] && new(options["traffic"], headers: options["headers"])
 
         attr_reader :kind, :seed
 
-        def initialize(data)
+        # headers: the workload's (Headers), under each request's own.
+        def initialize(data, headers: nil)
           @data = data
+          @headers = headers || {}
           @seed = data.fetch("seed", 0)
           @kind = MIXES.find { |key| data.key?(key) }
         end
@@ -94,9 +97,9 @@ module Rubyrig
 
         # The requests of one batch in the order they are sent (filled, for a mix; the log's, replayed).
         def calls(round)
-          return access_log_calls if kind == "access_log"
+          return access_log_calls.map { |call| with_headers(call) } if kind == "access_log"
           rng = random(round)
-          Sequence.weighted(requests, SEQUENCE_SIZE).map { |request| request.fill(rng) }
+          Sequence.weighted(requests, SEQUENCE_SIZE).map { |request| with_headers(request.fill(rng)) }
         end
 
         # One batch's sessions as httperf runs them (at most SESSION_TEMPLATES), each a list of
@@ -122,8 +125,9 @@ module Rubyrig
         end
 
         # The headers of every request, for httperf, which sends the same headers with each (the loader
-        # refuses traffic that httperf runs with different headers in different requests).
-        def common_headers = (kind == "access_log") ? {} : all_requests.first.headers
+        # refuses traffic that httperf runs with different headers in different requests), the
+        # workload's included.
+        def common_headers = Headers.merge(@headers, (kind == "access_log") ? {} : all_requests.first.headers)
 
         # The names of the endpoints, in the order given (for a log, by first appearance).
         def endpoint_names
@@ -132,6 +136,8 @@ module Rubyrig
         end
 
         private
+
+        def with_headers(call) = @headers.empty? ? call : Call.new(**call.to_h, headers: Headers.merge(@headers, call.headers)).freeze
 
         def all_requests = sessions? ? sessions.flat_map(&:requests) : requests
 

@@ -28,8 +28,8 @@ class HttpTrafficGeneratorsTest < Minitest::Test
   end
 
   def test_pumas_request_log_becomes_per_endpoint_metrics
-    traffic = Traffic.new("requests" => [{"name" => "index", "method" => "GET", "path" => "/"},
-      {"name" => "show", "method" => "GET", "path" => "/p/{id}", "values" => {"id" => {"from" => 1, "to" => 9}}}])
+    traffic = Traffic.new({"requests" => [{"name" => "index", "method" => "GET", "path" => "/"},
+      {"name" => "show", "method" => "GET", "path" => "/p/{id}", "values" => {"id" => {"from" => 1, "to" => 9}}}]})
     log = <<~LOG
       Puma starting in single mode...
       127.0.0.1 - - [28/Nov/2026:18:00:00 +0000] "GET / HTTP/1.1" 200 - 0.0020
@@ -53,7 +53,7 @@ class HttpTrafficGeneratorsTest < Minitest::Test
   end
 
   def test_an_endpoint_without_logged_requests_counts_zero
-    traffic = Traffic.new("requests" => [{"name" => "index", "method" => "GET", "path" => "/"}])
+    traffic = Traffic.new({"requests" => [{"name" => "index", "method" => "GET", "path" => "/"}]})
     m = Traffic::RequestLog.metrics([], traffic, measured_s: 1.0)
     assert_equal({"endpoint.index.request_count" => 0, "endpoint.index.error_count" => 0, "endpoint.index.requests_per_s" => 0.0}, m)
   end
