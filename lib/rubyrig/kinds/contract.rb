@@ -66,6 +66,10 @@ module Rubyrig
       # The Gemfile of the batches of one cell (nil for none); each gets a gem set per runtime.
       def gemfile(workload, _params) = workload.gemfile
 
+      # The gems a workload of the kind runs with (e.g. its app server); each gem set gets those its
+      # Gemfile lacks added (Runtimes::Bundle#added_gems).
+      def required_gems(_workload) = []
+
       # Whether each cell stands alone (a ruby-bench checkout's benchmarks): a gem set that does not
       # install, or a batch that fails before any of its cell succeeded, fails only that cell, whose
       # other batches then fail with the same reason without running; the rest of the run goes on.

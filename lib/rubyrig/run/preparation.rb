@@ -19,6 +19,7 @@ module Rubyrig
         @catalog = catalog
         @progress = progress
         @kinds = kinds
+        @noted_added = [] # the Gemfiles whose added gems were said
       end
 
       def prepare
@@ -61,15 +62,15 @@ module Rubyrig
 
       def install_bundles(launches, blocked)
         alone = @experiment.workloads.select { |w| @kinds.fetch(w.kind).cells_fail_alone?(w) }.flat_map { |w| @kinds.fetch(w.kind).gemfiles(w) }
-        gemfiles = @experiment.workloads.flat_map { |w| @kinds.fetch(w.kind).gemfiles(w) }
+        required = required_gems
         failed = {} # [interpreter, gemfile] => why: runtimes of one interpreter share a gem set, so it is tried once
-        gemfiles.uniq.product(launches.keys).each_with_object({}) do |(gemfile, label), bundles|
+        required.keys.product(launches.keys).each_with_object({}) do |(gemfile, label), bundles|
           key = [launches.fetch(label).interpreter.path, gemfile]
           if failed.key?(key)
             blocked[[label, gemfile]] = failed[key]
             next
           end
-          bundles[[label, gemfile]] = install_bundle(gemfile, label, launches)
+          bundles[[label, gemfile]] = install_bundle(gemfile, label, launches, required.fetch(gemfile))
         rescue BuildError => e # a benchmark of a suite whose gems do not install on this runtime: its cells fail, the rest runs
           raise unless alone.include?(gemfile)
           @progress.note("Warning: #{e.message}; its batches on #{label} will fail")
@@ -77,15 +78,33 @@ module Rubyrig
         end
       end
 
-      def install_bundle(gemfile, label, launches)
-        bundle = Runtimes::Bundle.new(cache_dir: @settings.cache_dir, interpreter: launches.fetch(label).interpreter, gemfile: gemfile)
+      # Every Gemfile of the workloads => the gems their kinds run with (Contract#required_gems).
+      def required_gems
+        @experiment.workloads.each_with_object({}) do |w, required|
+          kind = @kinds.fetch(w.kind)
+          kind.gemfiles(w).each { |gemfile| required[gemfile] = (required.fetch(gemfile, []) | kind.required_gems(w)) }
+        end
+      end
+
+      def install_bundle(gemfile, label, launches, required_gems)
+        bundle = Runtimes::Bundle.new(cache_dir: @settings.cache_dir, interpreter: launches.fetch(label).interpreter,
+          gemfile: gemfile, required_gems: required_gems)
         @progress.note("Installing the gems of #{gemfile} for #{label}...") unless bundle.installed?
         bundle.install!
-        if bundle.resolution == Runtimes::Bundle::RE_RESOLVED
+        note_added(bundle)
+        if bundle.resolution == Runtimes::Bundle::RE_RESOLVED && bundle.resolution_reason != bundle.added_reason
           @progress.note("Warning: #{label} cannot use #{bundle.source_lockfile} as it is (#{bundle.resolution_reason}); " \
             "it runs its own resolution #{bundle.lockfile}")
         end
         bundle
+      end
+
+      # Once per Gemfile, whatever the runtimes: what rubyrig added to the app's gem set.
+      def note_added(bundle)
+        return if bundle.added_gems.empty? || @noted_added.include?(bundle.gemfile)
+        @noted_added << bundle.gemfile
+        @progress.note("rubyrig added #{bundle.added_gems.join(", ")} to #{File.basename(File.dirname(bundle.gemfile))}'s gem set " \
+          "(the app's bundle lacks #{(bundle.added_gems.size == 1) ? "it" : "them"})")
       end
 
       # A failure only costs the diagnostics (reported as n/a with the reason), never the run.

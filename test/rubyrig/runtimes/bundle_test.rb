@@ -4,9 +4,56 @@ require "test_helper"
 require "digest"
 
 class BundleTest < Minitest::Test
-  def bundle(dir)
+  def bundle(dir, required_gems: [])
     interpreter = Rubyrig::Runtimes::Interpreter.new(name: "system", path: RbConfig.ruby, fingerprint: "fp")
-    Rubyrig::Runtimes::Bundle.new(cache_dir: File.join(dir, "cache"), interpreter: interpreter, gemfile: File.join(dir, "app", "Gemfile"))
+    Rubyrig::Runtimes::Bundle.new(cache_dir: File.join(dir, "cache"), interpreter: interpreter, gemfile: File.join(dir, "app", "Gemfile"),
+      required_gems: required_gems)
+  end
+
+  LOCK_WITH_PUMA_AS_A_DEPENDENCY = <<~LOCK
+    GEM
+      remote: https://rubygems.org/
+      specs:
+        nio4r (2.7.4)
+        puma (6.6.0)
+          nio4r (~> 2.0)
+        rack (3.2.8)
+
+    PLATFORMS
+      x86_64-linux
+
+    DEPENDENCIES
+      my-server
+      rack
+  LOCK
+
+  def test_added_gems_are_the_required_ones_the_apps_lockfile_does_not_lock
+    dir = tmpdir
+    write(dir, "app/Gemfile", "gem 'rack'\n")
+    write(dir, "app/Gemfile.lock", LOCK_WITH_PUMA_AS_A_DEPENDENCY.sub(/^    puma \(6\.6\.0\)\n      nio4r.*\n/, ""))
+    assert_equal %w[puma], bundle(dir, required_gems: %w[puma]).added_gems
+    assert_equal %w[puma], bundle(dir, required_gems: %w[puma]).to_h["added_gems"]
+    assert_equal [], bundle(dir, required_gems: %w[rack]).added_gems, "a locked gem is the app's own"
+    assert_equal [], bundle(dir, required_gems: %w[nio4r]).added_gems
+
+    write(dir, "app/Gemfile.lock", LOCK_WITH_PUMA_AS_A_DEPENDENCY)
+    assert_equal [], bundle(dir, required_gems: %w[puma]).added_gems, "locked as another gem's dependency, though the Gemfile never names it"
+    refute bundle(dir, required_gems: %w[puma]).to_h.key?("added_gems")
+  end
+
+  def test_added_gems_without_a_lockfile_are_the_required_ones_the_gemfile_does_not_name
+    dir = tmpdir
+    write(dir, "app/Gemfile", "source \"https://rubygems.org\"\ngem 'rack'\n# gem \"puma\"\ngem \"puma-status\"\n")
+    assert_equal %w[puma], bundle(dir, required_gems: %w[puma]).added_gems, "neither a comment nor a gem whose name starts alike"
+    write(dir, "app/Gemfile", "gem 'rack'\ngroup :production do\n  gem \"puma\", \"~> 6.0\"\nend\n")
+    assert_equal [], bundle(dir, required_gems: %w[puma]).added_gems
+  end
+
+  def test_a_gem_set_with_added_gems_is_another_one
+    dir = tmpdir
+    write(dir, "app/Gemfile", "gem 'rack'\n")
+    refute_equal bundle(dir).dir, bundle(dir, required_gems: %w[puma]).dir
+    assert_equal bundle(dir).dir, bundle(dir, required_gems: %w[rack]).dir, "nothing added, the same gem set"
   end
 
   def test_notable_gems_once_each_without_their_platforms

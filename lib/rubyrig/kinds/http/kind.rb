@@ -86,6 +86,9 @@ module Rubyrig
           File.file?(own) ? own : Experiment::Builtins.fetch("rack-hello").gemfile
         end
 
+        # Every app runs under Puma, which its own bundle may lack.
+        def self.required_gems(_workload) = %w[puma]
+
         # The load generators of the workload's connection modes must be installed before the first
         # batch; parsing an experiment does not need them. path: where they are looked up.
         def self.preflight(workload, _launch, path: ENV.fetch("PATH", ""))
