@@ -1,6 +1,8 @@
 # builtin:rails-blog on the system Ruby (Rails on SQLite under a real Puma): every endpoint answers as
-# documented, in Puma's cluster mode with preload_app!; a new server forgets what the last one wrote; and
-# rubyrig's batches each start from the same seeded rows, which the server's master records at boot.
+# documented, in Puma's cluster mode with preload_app!; a new server forgets what the last one wrote;
+# rubyrig's batches of the default mix (reads and writes, with wrk) are served in its shares, by the
+# server's own count, and each starts from the same seeded rows, which the server's master records at
+# boot; and a session (httperf, with its cookie) sees the page only a logged-in user sees.
 require "test_helper"
 require "net/http"
 
@@ -9,6 +11,8 @@ class HttpRailsBlogTest < Minitest::Test
 
   BLOG = Rubyrig::Experiment::Builtins.fetch("rails-blog")
   SEEDED = {"users" => 50, "posts" => 2000, "comments" => 10_000}.freeze
+  # The default mix of workload.yml: each endpoint's weight out of 100.
+  MIX = {"index" => 30, "show" => 30, "api" => 15, "static" => 5, "create" => 10, "update" => 5, "login" => 5}.freeze
 
   def test_every_endpoint_answers_and_a_new_server_starts_from_the_seeded_rows
     env = gem_set_env
@@ -27,34 +31,62 @@ class HttpRailsBlogTest < Minitest::Test
     end
   end
 
-  def test_each_batch_starts_from_the_same_seeded_database
-    results = File.join(tmpdir, "run")
-    exp = write(tmpdir, "blog.yml", <<~YAML)
-      runtimes: [system]
-      workloads:
-        - builtin: rails-blog
-          duration_s: 2
-          warmup_s: 1
-          request_timeout_s: 10
-          boot_timeout_s: 120
-      batches: 2
-      seed: 11
-    YAML
-    status, out, err = run_cli("run", exp, "--results", results)
-    assert_equal 0, status, "#{out}\n#{err}"
+  def test_the_default_mix_is_served_in_its_shares_and_each_batch_starts_from_the_seeded_rows
+    results = run_blog("duration_s" => 2, "warmup_s" => 1)
     trials = Rubyrig::Results::Store.open(results).trials
     assert_equal 2, trials.size
     trials.each do |trial|
       assert trial.ok?, [trial.status, trial.reason].inspect
       assert_equal "rails", trial.facts["framework"]
-      assert_operator trial.metrics["requests_per_s"], :>, 0
+      m = trial.metrics
+      MIX.each do |name, weight|
+        assert_in_delta weight / 100.0, m.fetch("endpoint.#{name}.share"), 0.02, "#{name}: the server's own count, within 2 points of the weight"
+        assert_equal 0, m.fetch("endpoint.#{name}.error_count"), name
+      end
+      refute m.key?("endpoint.other.request_count"), "every request the server logged belongs to an endpoint"
     end
-    at_boot = trials.map { |trial| database_facts(results, trial).fetch("at_boot") }
-    at_boot.each { |rows| assert_equal SEEDED, rows.slice(*SEEDED.keys) }
-    assert_equal 1, at_boot.map { |rows| rows["bytes"] }.uniq.size, "the same database file at the start of each batch: #{at_boot}"
+    rows = trials.map { |trial| database_facts(results, trial) }
+    rows.each { |r| assert_equal SEEDED, r.fetch("at_boot").slice(*SEEDED.keys), "each batch starts from the seeded rows: #{rows}" }
+    assert_equal 1, rows.map { |r| r["at_boot"]["bytes"] }.uniq.size, "the same database file at the start of each batch: #{rows}"
+    trials.zip(rows).each do |trial, r|
+      # At a clean exit the master counts again: the measured run's creates (and the warmup's) are there.
+      next unless r["at_exit"]
+      assert_operator r["at_exit"]["posts"], :>=, SEEDED["posts"] + trial.metrics.fetch("endpoint.create.request_count")
+    end
+  end
+
+  def test_a_session_logs_in_and_sees_the_page_only_a_logged_in_user_sees
+    traffic = {"sessions" => [
+      {"name" => "writer", "weight" => 1, "steps" => [
+        {"name" => "login", "method" => "POST", "path" => "/login", "body" => "email=user7@example.com&password=password"},
+        {"name" => "account", "path" => "/account"},
+        {"think_s" => 0.05},
+        {"name" => "show", "path" => "/posts/{id}", "values" => {"id" => "1..2000"}}
+      ]},
+      # Its own query, so that the server's log tells a visitor's account page from a writer's.
+      {"name" => "visitor", "weight" => 1, "steps" => [{"name" => "visitor_account", "path" => "/account?as=visitor"}, {"name" => "index", "path" => "/posts"}]}
+    ]}
+    # The visitors' 401s are answers the test asks for, not failures of the batch.
+    results = run_blog("duration_s" => 5, "warmup_s" => 0, "traffic" => traffic, "max_error_rate" => 0.5, "batches" => 1)
+    trial, = Rubyrig::Results::Store.open(results).trials
+    m = trial.metrics
+    %w[login account show visitor_account index].each { |name| assert_operator m.fetch("endpoint.#{name}.request_count"), :>, 0, name }
+    assert_equal 0, m.fetch("endpoint.account.error_count"), "inside a session the account page answers 200"
+    assert_equal m.fetch("endpoint.visitor_account.request_count"), m.fetch("endpoint.visitor_account.error_count"), "without one, 401"
   end
 
   private
+
+  # Runs the built-in on the system Ruby with the entry's keys over the test's and returns the results directory.
+  def run_blog(keys)
+    batches = keys.delete("batches") || 2
+    entry = {"builtin" => "rails-blog", "request_timeout_s" => 10, "boot_timeout_s" => 120}.merge(keys)
+    exp = write(tmpdir, "blog.yml", JSON.generate("runtimes" => ["system"], "workloads" => [entry], "batches" => batches, "seed" => 11))
+    results = File.join(tmpdir, "run")
+    status, out, err = run_cli("run", exp, "--results", results)
+    assert_equal 0, status, "#{out}\n#{err}"
+    results
+  end
 
   # The environment of the runtime's gem set (installed once into the shared cache), in production.
   def gem_set_env

@@ -8,12 +8,20 @@ module Rubyrig
       PREFIX = "builtin:"
 
       # What a built-in folder declares: its kind, main file, parameters with defaults, options, and the
-      # prepare step (an argv run in its folder before the first batch, e.g. to build a database).
+      # prepare step (an argv run in its folder before the first batch, e.g. to build a database). An
+      # http built-in may also give its default traffic: (Kinds::Http::Options reads it from fields).
       Definition = Struct.new(:name, :dir, :kind, :file, :description, :params, :iterations, :warmup, :options,
         :gemfile, :prepare, keyword_init: true) do
         def path = file && File.join(dir, file)
 
         def workload_name = "#{PREFIX}#{name}"
+
+        # Its workload.yml as Fields, so that a kind checks the keys a built-in gives (e.g. traffic:)
+        # as it checks an experiment's, with errors naming the file and line.
+        def fields
+          file = File.join(dir, "workload.yml")
+          Fields.new(YamlSource.load(file), Psych.safe_load_file(file), base_dir: dir)
+        end
       end
 
       module_function

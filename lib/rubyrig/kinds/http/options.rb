@@ -35,10 +35,18 @@ module Rubyrig
           options["rackup"] = builtin.path if builtin
           check_model(options, fields)
           options["capacity"] = Capacity.load(fields, options, fields["params"].is_a?(Hash) ? fields["params"] : {})
-          options["traffic"] = Traffic.load(fields)
+          traffic_fields = traffic_fields(fields, builtin)
+          options["traffic"] = Traffic.load(traffic_fields)
           options["headers"] = Headers.load(fields)
-          Traffic.check_params(options["traffic"], options, params, fields) if options["traffic"]
+          Traffic.check_params(options["traffic"], options, params, traffic_fields) if options["traffic"]
           options
+        end
+
+        # Where the traffic comes from: the entry's traffic:, else a built-in's own (unless the entry
+        # gives a path: to load alone).
+        def traffic_fields(fields, builtin)
+          return fields if fields.key?("traffic") || fields.key?("path") || builtin.nil?
+          builtin.fields
         end
 
         def check_load(options, fields)

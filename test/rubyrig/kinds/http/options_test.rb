@@ -28,6 +28,24 @@ class HttpOptionsTest < Minitest::Test
     assert_equal %w[capacity_per_s requests_per_s], Rubyrig::Kinds.fetch("http").primary_metrics
   end
 
+  def test_a_builtin_brings_its_traffic_unless_the_entry_gives_traffic_or_a_path
+    default = experiment(tmpdir, "runtimes: [system]\nworkloads: [builtin:rails-blog]\n").workloads.first.options["traffic"]
+    names = default.fetch("requests").map { |r| r["name"] }
+    assert_equal %w[index show api static create update login], names
+    assert_equal 100, default.fetch("requests").sum { |r| r["weight"] }
+    assert_nil experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rails-blog\n    path: /posts/7\n").workloads.first.options["traffic"]
+    own = experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rails-blog\n    traffic: {requests: [{path: /blog.css}]}\n")
+    assert_equal ["/blog.css"], own.workloads.first.options["traffic"].fetch("requests").map { |r| r["path"] }
+    assert_nil experiment(tmpdir, "runtimes: [system]\nworkloads: [builtin:rails-hello]\n").workloads.first.options["traffic"]
+  end
+
+  def test_a_builtins_traffic_that_cannot_run_names_its_workload_yml
+    e = assert_raises(Rubyrig::ExperimentError) do
+      experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rails-blog\n    params: {connection: client-close}\n")
+    end
+    assert_match(%r{rails-blog/workload\.yml:\d+: traffic runs with connection: keepalive or close}, e.message)
+  end
+
   def test_app_key_takes_a_config_ru_and_defaults_to_the_rack_gem_set
     dir = tmpdir
     write(dir, "app/config.ru", "run ->(env) { [200, {}, ['x']] }\n")
