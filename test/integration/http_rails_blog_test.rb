@@ -2,7 +2,8 @@
 # documented, in Puma's cluster mode with preload_app!; a new server forgets what the last one wrote;
 # rubyrig's batches of the default mix (reads and writes, with wrk) are served in its shares, by the
 # server's own count, and each starts from the same seeded rows, which the server's master records at
-# boot; and a session (httperf, with its cookie) sees the page only a logged-in user sees.
+# boot; the mix also runs in the open loop (httperf); and a session (httperf, with its cookie) sees the
+# page only a logged-in user sees.
 require "test_helper"
 require "net/http"
 
@@ -53,6 +54,17 @@ class HttpRailsBlogTest < Minitest::Test
       next unless r["at_exit"]
       assert_operator r["at_exit"]["posts"], :>=, SEEDED["posts"] + trial.metrics.fetch("endpoint.create.request_count")
     end
+  end
+
+  def test_the_default_mix_runs_in_the_open_loop
+    results = run_blog("load_model" => "open", "params" => {"rate" => 40}, "duration_s" => 3, "warmup_s" => 1, "batches" => 1)
+    trial, = Rubyrig::Results::Store.open(results).trials
+    assert trial.ok?, [trial.status, trial.reason].inspect
+    MIX.each_key do |name|
+      assert_operator trial.metrics.fetch("endpoint.#{name}.request_count"), :>, 0, name
+      assert_equal 0, trial.metrics.fetch("endpoint.#{name}.error_count"), name
+    end
+    refute trial.metrics.key?("endpoint.other.request_count"), "httperf sends every request of the mix as it is"
   end
 
   def test_a_session_logs_in_and_sees_the_page_only_a_logged_in_user_sees
@@ -139,6 +151,8 @@ class HttpRailsBlogTest < Minitest::Test
     assert_equal 2001, JSON.parse(created.body)["id"]
     updated = http.patch("/posts/5", "post[title]=Renamed+by+the+test")
     assert_equal ["200", "Renamed by the test"], [updated.code, JSON.parse(updated.body)["title"]]
+    posted = http.post("/posts/6", "post[body]=Rewritten")
+    assert_equal ["200", 6], [posted.code, JSON.parse(posted.body)["id"]], "an update by POST, for clients without PATCH"
     assert_equal "422", http.post("/posts", "post[title]=No+body&post[user_id]=3").code
   end
 

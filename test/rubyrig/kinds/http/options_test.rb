@@ -39,6 +39,15 @@ class HttpOptionsTest < Minitest::Test
     assert_nil experiment(tmpdir, "runtimes: [system]\nworkloads: [builtin:rails-hello]\n").workloads.first.options["traffic"]
   end
 
+  def test_a_builtin_takes_the_open_loops_rate_besides_its_declared_parameters
+    yaml = "runtimes: [system]\nworkloads:\n  - builtin: rails-blog\n    load_model: open\n    params: {rate: [20, 40]}\n"
+    workload = experiment(tmpdir, yaml).workloads.first
+    assert_equal [20, 40], workload.params["rate"]
+    assert_equal "open", workload.options["load_model"]
+    e = assert_raises(Rubyrig::ExperimentError) { experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rails-blog\n    params: {rat: 20}\n") }
+    assert_match(/rat is not a parameter of builtin:rails-blog; did you mean 'rate'\?/, e.message)
+  end
+
   def test_a_builtins_traffic_that_cannot_run_names_its_workload_yml
     e = assert_raises(Rubyrig::ExperimentError) do
       experiment(tmpdir, "runtimes: [system]\nworkloads:\n  - builtin: rails-blog\n    params: {connection: client-close}\n")
