@@ -111,6 +111,8 @@ class HttpTrafficTest < Minitest::Test
     assert_equal ["/posts/12?page=2", "/posts", "/posts/7"], t.calls(1).map(&:path)
     assert_equal %w[get_posts_n post_posts], t.endpoint_names
     assert_equal "get_posts_n", t.endpoint("GET", "/posts/99")
+    assert_equal "get_api_posts_n_json", t.endpoint("GET", "/api/posts/99.json?x=1"), "a number with a format's extension is a number too"
+    assert_equal "get_posts_2026-11", t.endpoint("GET", "/posts/2026-11"), "a segment that only begins with a number is kept"
   end
 
   def test_errors_name_the_line_and_the_fix

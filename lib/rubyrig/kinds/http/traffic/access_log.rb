@@ -1,6 +1,6 @@
 # An access log in the Common or Combined Log Format, read into the requests it replays (method and path,
 # in the log's order) and the endpoint each belongs to: its method and path without the query, with
-# every number segment written as n (GET /posts/12?x=1 is get_posts_n).
+# every number segment written as n, a format's extension kept (GET /posts/12.json?x=1 is get_posts_n_json).
 module Rubyrig
   module Kinds
     module Http
@@ -34,9 +34,9 @@ module Rubyrig
             Call.new(name: endpoint(method, path), method: method, path: path, headers: {}, body: nil).freeze
           end
 
-          # The endpoint of a request: get_posts_n for GET /posts/12?page=2.
+          # The endpoint of a request: get_posts_n for GET /posts/12?page=2, get_posts_n_json for /posts/12.json.
           def endpoint(method, path)
-            segments = path.split("?", 2).first.split("/").reject(&:empty?).map { |s| s.match?(/\A\d+\z/) ? "n" : s }
+            segments = path.split("?", 2).first.split("/").reject(&:empty?).map { |s| s.sub(/\A\d+(?=\z|\.\w+\z)/, "n") }
             ([method.downcase] + segments).join("_").gsub(/[^A-Za-z0-9_-]+/, "_")
           end
         end
