@@ -2,7 +2,9 @@
 # it): each step offers one rate in open loop, first for the step's own warmup, then measured, and the
 # CapacitySearch decides the next rate. Gives the driver the measured run at the capacity found (its
 # latency and errors become the batch's http metrics), the capacity metrics, every step for the batch's
-# samples, the step logs as artifacts, and what limited the search.
+# samples, the step logs as artifacts, and what limited the search. With traffic, each step's measured
+# run is marked in the server's request log, and the batch's per-endpoint figures are taken from the
+# capacity step's part of it only: they describe the rate found, not the whole search.
 module Rubyrig
   module Kinds
     module Http
@@ -17,14 +19,27 @@ module Rubyrig
         def self.artifacts(dir) = Dir.children(dir).grep(/\A#{LABEL}-\d+(-warmup)?(-\d+)?\.(log|json)\z/o).sort
 
         # The search of the batch's driver: the workload's capacity settings and objective, open-loop
-        # generators at each rate, the runs against `server` (Services::Puma), the load CPUs.
-        def self.for_batch(context, server, load_cpus)
+        # generators at each rate, the runs against `server` (Services::Puma), the load CPUs, and the
+        # batch's Traffic::Batch (or nil).
+        def self.for_batch(context, server, load_cpus, traffic: nil)
           options = context.workload.options
           params = context.params
           new(settings: options["capacity"], objective: Objective.parse(options["slo"], max_error_rate: options["max_error_rate"]).first,
-            batch_number: context.batch.number, generator: ->(rate) { LoadModel.generator(options, params.merge("rate" => rate), load_cpus) },
+            batch_number: context.batch.number, generator: ->(rate) { LoadModel.generator(options, params.merge("rate" => rate), load_cpus, traffic: traffic) },
             run: ->(generator, duration_s, label) { generator.run(server.url, duration_s: duration_s, dir: context.artifacts_dir, label: label) },
-            check: ->(what) { server.check_running!(what) })
+            check: ->(what) { server.check_running!(what) }, traffic: traffic && StepLog.new(traffic, server.log_path("stdout")))
+        end
+
+        # Where each step's measured run lies in the server's request log (Traffic::Batch's marks).
+        StepLog = Struct.new(:traffic, :log_path) do
+          def start = traffic.start(log_path)
+
+          def finish = traffic.finish(log_path)
+
+          # The batch's per-endpoint figures come from this window (a step's [from, to]).
+          def use(window)
+            traffic.window = window
+          end
         end
 
         # The driver's Result of the capacity step with the search's metrics, samples and warnings added.
@@ -37,29 +52,33 @@ module Rubyrig
         def self.failed(result, search) = Result.new(**result.to_h, samples: {"capacity" => search.sample})
 
         # settings: Capacity's; generator: rate -> an open-loop generator; run: (generator, duration_s,
-        # label) -> Load::Result; check: (when) -> raises when the server is no longer running.
-        def initialize(settings:, objective:, batch_number:, generator:, run:, check:)
+        # label) -> Load::Result; check: (when) -> raises when the server is no longer running; traffic:
+        # a StepLog (or nil) that marks each measured run in the request log.
+        def initialize(settings:, objective:, batch_number:, generator:, run:, check:, traffic: nil)
           @settings = settings
           @objective = objective
           @start_rate_per_s = Capacity.start_rate_per_s(settings, batch_number)
           @generator = generator
           @run = run
           @check = check
+          @traffic = traffic
         end
 
         def measure
           runs = {}
           index = 0
           outcome = CapacitySearch.new(settings: @settings, objective: @objective, start_rate_per_s: @start_rate_per_s,
-            probe: ->(rate) { step(rate, index += 1).tap { |pair| runs[rate] = pair }.last }).run
-          warmup, measured = runs[outcome.capacity_per_s]
+            probe: ->(rate) { step(rate, index += 1).tap { |run| runs[rate] = run }[1] }).run
+          warmup, measured, window = runs[outcome.capacity_per_s]
+          @traffic&.use(window)
           Measured.new(measured: measured, warmup: warmup, metrics: metrics(outcome), sample: sample(outcome),
             warnings: [warning(outcome)].compact, problem: problem(outcome)).freeze
         end
 
         private
 
-        # One step: its warmup (unless warmup_s is 0), then its measured run, the server checked after each.
+        # One step: its warmup (unless warmup_s is 0), then its measured run (with its window in the
+        # request log, under traffic), the server checked after each.
         def step(rate, index)
           generator = @generator.call(rate)
           label = format("#{LABEL}-%02d", index)
@@ -68,9 +87,10 @@ module Rubyrig
             warmup = @run.call(generator, @settings["warmup_s"], "#{label}-warmup")
             @check.call("during the warmup of capacity step #{index} (#{rate_text(rate)})")
           end
+          @traffic&.start
           measured = @run.call(generator, @settings["step_s"], label)
           @check.call("during capacity step #{index} (#{rate_text(rate)})")
-          [warmup, measured]
+          [warmup, measured, @traffic&.finish]
         end
 
         def metrics(outcome)

@@ -93,7 +93,7 @@ module Rubyrig
         # Result with the search's metrics, samples and warnings; server CPU over the whole search.
         def capacity(server, split)
           before = server.sample
-          search = CapacityRun.for_batch(@context, server, split.load).measure
+          search = CapacityRun.for_batch(@context, server, split.load, traffic: @traffic).measure
           after = server.sample
           outcome = server.stop
           return CapacityRun.failed(Result.failed(search.problem, facts: base_facts(split), artifacts: artifacts), search) if search.problem

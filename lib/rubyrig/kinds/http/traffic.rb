@@ -31,14 +31,10 @@ module Rubyrig
         end
 
         # What the workload's load model and parameters cannot run, refused with the fix: what httperf
-        # cannot send (check_httperf), a capacity search, and the connection modes that cannot run the
-        # traffic: sessions keep one connection per simulated user, client-close sends one path.
+        # cannot send (check_httperf), and the connection modes that cannot run the traffic: sessions
+        # keep one connection per simulated user, client-close sends one path.
         def self.check_params(data, options, params, fields)
           check_httperf(data, fields) if data.key?("sessions") || options["load_model"] == "open"
-          if Capacity.search?(options, params)
-            fields.fail(["traffic"], "cannot run with a capacity search yet (its steps are not told apart in the server's log): give params.rate, " \
-              "e.g. rate: [50, 100, 200], to sweep the offered rate")
-          end
           return if options["load_model"] == "open"
           modes = Array(params["connection"])
           if data.key?("sessions")

@@ -115,6 +115,12 @@ class HttpTrafficTest < Minitest::Test
     assert_equal "get_posts_2026-11", t.endpoint("GET", "/posts/2026-11"), "a segment that only begins with a number is kept"
   end
 
+  def test_a_capacity_search_runs_with_traffic
+    options = load("    load_model: open\n    slo: \"p99 < 50ms\"\n    traffic:\n      requests: [{path: /}]\n").workloads.first.options
+    assert_equal 5, options.dig("capacity", "step_s")
+    assert_equal [{"name" => "get", "method" => "GET", "path" => "/", "values" => {}, "headers" => {}, "weight" => 1}], options.dig("traffic", "requests")
+  end
+
   def test_errors_name_the_line_and_the_fix
     assert_match(/exp\.yml:4: traffic must give exactly one of requests:, sessions: or access_log:, got requests and sessions/,
       refused("    traffic: {requests: [{path: /}], sessions: [{name: a, steps: [{path: /}]}]}\n"))
@@ -130,8 +136,6 @@ class HttpTrafficTest < Minitest::Test
       refused("    traffic:\n      sessions:\n        - name: s\n          steps: [{path: /, headers: {A: b}}, {path: /c}]\n"))
     assert_match(/keepalive only, not close/,
       refused("    params: {connection: [keepalive, close]}\n    traffic:\n      sessions: [{name: s, steps: [{path: /}]}]\n"))
-    assert_match(/traffic cannot run with a capacity search yet .*: give params\.rate/,
-      refused("    load_model: open\n    slo: \"p99 < 50ms\"\n    traffic:\n      requests: [{path: /}]\n"))
     assert_match(/traffic gives different headers: in different requests/,
       refused("    load_model: open\n    params: {rate: 10}\n    traffic:\n      requests: [{path: /, headers: {A: b}}, {path: /c}]\n"))
     assert_match(/traffic uses PATCH, which httperf \(which runs sessions and the open loop\) cannot send/,

@@ -1,6 +1,6 @@
 # What traffic adds to one http batch: the load generator's file for the batch's round (wrk's Lua script,
 # httperf's --wsesslog files) written into its artifacts, the part of Puma's request log written during
-# the measured run, and from it the per-endpoint metrics and the batch's queueing time (the client's
+# the measured run (a capacity search's step: CapacityRun), and from it the per-endpoint metrics and the batch's queueing time (the client's
 # mean latency minus the server's mean service time).
 module Rubyrig
   module Kinds
@@ -36,10 +36,19 @@ module Rubyrig
           # Marks where the measured run starts in the server's request log (stdout).
           def start(log_path) = @from = settled_size(log_path)
 
-          # Marks where it ends, once the log has stopped growing.
+          # Marks where it ends, once the log has stopped growing, and returns the run's window [from, to]
+          # in bytes.
           def finish(log_path)
             @log_path = log_path
             @to = settled_size(log_path)
+            window
+          end
+
+          def window = [@from, @to]
+
+          # Takes the figures from another measured run's window (a capacity search's step): [from, to].
+          def window=(window)
+            @from, @to = window
           end
 
           # The per-endpoint metrics of the measured run and its queueing (nil when the client gave no
