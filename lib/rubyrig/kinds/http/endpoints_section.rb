@@ -33,7 +33,7 @@ module Rubyrig
           return nil if rows.empty?
           Analysis::Section.table(name: "endpoints", title: "Endpoints · #{workload} (the server's own figures, medians over ok batches)",
             columns: COLUMNS, rows: rows,
-            description: "from Puma's request log in the measured run; queueing = the client's mean latency - the server's mean service time; " \
+            description: "from Puma's request log in the measured run (a capacity search's: the capacity step's); queueing = the client's mean latency - the server's mean service time; " \
               "the client's latency per endpoint is not measured; each endpoint's p99 interval is corrected over the runtimes, " \
               "not over the #{rows.count { |r| r[:endpoint] != ALL } / [cells.size, 1].max} endpoints (docs/traffic.md)")
         end
