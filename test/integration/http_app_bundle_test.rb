@@ -2,7 +2,8 @@
 # added to its gem set (the app's locked versions kept, one line saying so before the first batch,
 # run.json recording it); where Puma cannot be added (its source out of reach) the run stops before
 # any batch with one line saying what to add to the Gemfile; an app that raises while it boots in
-# cluster mode fails with the exception's message, not the tail of its backtrace.
+# cluster mode fails with the exception's message, not the tail of its backtrace. A second checkout of
+# an app reuses the gems the first one installed.
 require "test_helper"
 require "digest"
 require "socket"
@@ -40,6 +41,29 @@ class HttpAppBundleTest < Minitest::Test
     assert_equal "3.2.8", bundle.dig("gems", "rack"), "the app's locked Rack, not the newest"
     assert_equal app_files, app_files.to_h { |name, _| [name, Digest::SHA256.file(File.join(WITHOUT_PUMA, name)).hexdigest] },
       "the app's own Gemfile and lockfile are left as they are"
+  end
+
+  def test_a_second_checkout_of_the_app_reuses_the_installed_puma_and_runs_its_own_gemfile
+    checkouts = [tmpdir, tmpdir].map do |dir|
+      FileUtils.cp_r(WITHOUT_PUMA, dir)
+      File.join(dir, "http-app-without-puma")
+    end
+    interpreter = Rubyrig::Runtimes::Catalog.new(discovery: Rubyrig::Runtimes::Discovery.new(env: ENV.to_h, cache_dir: cache_dir),
+      fingerprint: Rubyrig::Runtimes::Fingerprint.new(cache_dir: cache_dir)).resolve("system")
+    first, second = checkouts.map do |app|
+      Rubyrig::Runtimes::Bundle.new(cache_dir: cache_dir, interpreter: interpreter, gemfile: File.join(app, "Gemfile"), required_gems: %w[puma]).install!
+    end
+    assert_equal first.env["BUNDLE_PATH"], second.env["BUNDLE_PATH"]
+    log = Rubyrig::Processes::TextFile.read(second.log_path)
+    assert_match(/^Using puma /, log)
+    refute_match(/^Installing puma /, log, "the second checkout compiles nothing again")
+    [first, second].zip(checkouts).each do |bundle, app|
+      assert_includes Rubyrig::Processes::TextFile.read(File.join(bundle.dir, "Gemfile")), File.join(app, "Gemfile").dump, "its own app's Gemfile"
+      out, err, exit = Rubyrig::Processes::Child.capture([interpreter.path, "-rbundler/setup", "-e", 'require "puma"; print Bundler.default_gemfile'],
+        env: bundle.env.merge("RUBYOPT" => nil, "RUBYLIB" => nil))
+      assert exit.success?, err
+      assert_equal File.join(bundle.dir, "Gemfile"), out
+    end
   end
 
   def test_puma_that_cannot_be_added_stops_the_run_before_its_first_batch_with_what_to_add

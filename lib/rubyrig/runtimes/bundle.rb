@@ -1,6 +1,7 @@
-# One runtime's own gem set for one Gemfile: installed by that runtime's bundler into
-# <cache>/bundles/<interpreter fingerprint>/<gemfile digest>/ with its own lockfile (the
-# Gemfile-per-Ruby pattern), reused while the Gemfile (and its Gemfile.lock) is unchanged. When the
+# One runtime's own gem set for one Gemfile: installed by that runtime's bundler, with its own lockfile
+# in <cache>/bundles/<interpreter fingerprint>/<gemfile digest>/ (the Gemfile-per-Ruby pattern) and its
+# gems where checkouts of the same Gemfile share them (vendor_dir), reused while the Gemfile (and its
+# Gemfile.lock) is unchanged. When the
 # Gemfile has a Gemfile.lock beside it (an app's own), that lockfile is installed as it is (frozen)
 # where it resolves on the runtime; where it does not (another platform, a gem the runtime cannot
 # run), bundler resolves again from it, and the gem set records why and both lockfiles' digests. Gems
@@ -42,6 +43,19 @@ module Rubyrig
         added = added_gems.empty? ? "" : "\n+#{added_gems.join(",")}"
         digest = Digest::SHA256.hexdigest("#{@gemfile}\n#{Processes::TextFile.read(@gemfile)}#{added}")[0, 12]
         File.join(@cache_dir, "bundles", @interpreter.fingerprint, digest)
+      end
+
+      # Where the gems are installed (BUNDLE_PATH): shared by every gem set of this runtime whose
+      # Gemfile, lockfile and added gems read the same, wherever the app is checked out, so that a
+      # second checkout compiles no native gem again (bundler locks it while it installs). Its Gemfile
+      # and lockfile stay in dir, pointing at the app's own Gemfile. An app whose Gemfile reaches into
+      # its folder (path:, gemspec, a PATH source) keeps its installed gems to itself; so does a gem set
+      # installed before they were shared (its own vendor/).
+      def vendor_dir
+        own = File.join(dir, "vendor")
+        return own if File.directory?(own) || local_sources?
+        content = [Processes::TextFile.read(@gemfile), source_lockfile ? Processes::TextFile.read(source_lockfile) : "", added_gems.join(",")]
+        File.join(@cache_dir, "bundles", @interpreter.fingerprint, "gems", Digest::SHA256.hexdigest(content.join("\0"))[0, 12])
       end
 
       # The required gems the app's bundle lacks: not locked in its Gemfile.lock, or (without one) not
@@ -126,7 +140,7 @@ module Rubyrig
       def env
         {
           "BUNDLE_GEMFILE" => File.join(dir, "Gemfile"),
-          "BUNDLE_PATH" => File.join(dir, "vendor"),
+          "BUNDLE_PATH" => vendor_dir,
           "BUNDLE_APP_CONFIG" => File.join(dir, ".bundle"),
           "BUNDLER_VERSION" => bundler_version
         }
@@ -190,6 +204,12 @@ module Rubyrig
         return nil if exit.success?
         raise BuildError, failure_message(out + err) if raise_on_failure
         out + err
+      end
+
+      # Whether the Gemfile or its lockfile names gems by a path relative to the app.
+      def local_sources?
+        Processes::TextFile.read(@gemfile).match?(/^\s*(gemspec|path)\b|\bpath:|:path\s*=>/) ||
+          (source_lockfile && Processes::TextFile.read(source_lockfile).match?(/^PATH$/))
       end
 
       # A `bundle exec` around rubyrig leaves its Ruby's bundler on RUBYLIB, which another runtime would load.

@@ -49,6 +49,39 @@ class BundleTest < Minitest::Test
     assert_equal [], bundle(dir, required_gems: %w[puma]).added_gems
   end
 
+  def test_checkouts_of_the_same_gemfile_and_lockfile_share_their_installed_gems_but_not_their_gemfile
+    first, second = tmpdir, tmpdir
+    [first, second].each { |dir| write(dir, "app/Gemfile", "gem 'rack'\n") && write(dir, "app/Gemfile.lock", "GEM\n") }
+    a, b = bundle(first), bundle(second)
+    refute_equal a.dir, b.dir, "each gem set's Gemfile evaluates its own app's"
+    assert_equal a.vendor_dir.sub(first, ""), b.vendor_dir.sub(second, ""), "the same installed gems (cache dirs aside)"
+    assert_equal File.join(first, "cache", "bundles", "fp", "gems"), File.dirname(a.vendor_dir)
+    assert_equal a.vendor_dir, a.env["BUNDLE_PATH"]
+    write(second, "app/Gemfile.lock", "GEM\n  specs:\n")
+    refute_equal a.vendor_dir.sub(first, ""), bundle(second).vendor_dir.sub(second, ""), "another lockfile, other gems"
+    refute_equal a.vendor_dir, bundle(first, required_gems: %w[puma]).vendor_dir, "other gems when puma is added"
+  end
+
+  def test_a_gemfile_with_gems_from_its_folder_keeps_its_installed_gems_to_itself
+    ["gemspec\n", "gem 'mine', path: 'vendor/mine'\n", "gem \"mine\", :path => \"../mine\"\n", "path 'engines' do\n  gem 'x'\nend\n"].each do |gemfile|
+      dir = tmpdir
+      write(dir, "app/Gemfile", gemfile)
+      assert_equal File.join(bundle(dir).dir, "vendor"), bundle(dir).vendor_dir, gemfile
+    end
+    dir = tmpdir
+    write(dir, "app/Gemfile", "gem 'rack'\n")
+    write(dir, "app/Gemfile.lock", "PATH\n  remote: .\n  specs:\n    mine (0.1.0)\n")
+    assert_equal File.join(bundle(dir).dir, "vendor"), bundle(dir).vendor_dir, "a PATH source in the lockfile"
+  end
+
+  def test_a_gem_set_installed_before_the_gems_were_shared_keeps_its_own
+    dir = tmpdir
+    write(dir, "app/Gemfile", "gem 'rack'\n")
+    refute_equal File.join(bundle(dir).dir, "vendor"), bundle(dir).vendor_dir
+    FileUtils.mkdir_p(File.join(bundle(dir).dir, "vendor"))
+    assert_equal File.join(bundle(dir).dir, "vendor"), bundle(dir).vendor_dir
+  end
+
   def test_a_gem_set_with_added_gems_is_another_one
     dir = tmpdir
     write(dir, "app/Gemfile", "gem 'rack'\n")
