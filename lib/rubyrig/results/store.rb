@@ -46,8 +46,9 @@ module Rubyrig
         new(dir)
       end
 
+      # dir: made absolute, since the processes a batch starts (Puma) run in other directories.
       def initialize(dir)
-        @dir = dir
+        @dir = File.expand_path(dir)
       end
 
       # run.json as read (a Hash); `run` reads it typed.

@@ -17,6 +17,16 @@ class StoreTest < Minitest::Test
     assert trials.last.failed?
   end
 
+  # `--results rel` once failed every http batch: Puma, started in the app's directory, could not find
+  # rel/artifacts/.../puma.rb.
+  def test_a_relative_directory_is_kept_absolute
+    dir = tmpdir
+    store = Dir.chdir(dir) { Rubyrig::Results::Store.create("run", Rubyrig::Results::RunMeta.build(name: "x")) }
+    assert store.dir.start_with?("/"), store.dir
+    assert_equal File.join(File.realpath(dir), "run"), File.realpath(store.dir)
+    assert_equal File.join(store.dir, "artifacts", "c0-b1"), store.prepare_artifacts_dir("c0-b1")
+  end
+
   def test_a_torn_last_line_is_ignored_and_repaired
     store = Rubyrig::Results::Store.create(File.join(tmpdir, "run"), Rubyrig::Results::RunMeta.build(name: "x"))
     store.append(trial("c0-b1"))
