@@ -6,6 +6,7 @@ require "active_record/railtie"
 require "action_controller/railtie"
 require "action_view/railtie"
 require_relative "../lib/blog_database"
+require_relative "../lib/sqlite_lock_wait"
 
 module RailsBlog
   class Application < Rails::Application
