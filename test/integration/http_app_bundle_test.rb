@@ -39,6 +39,7 @@ class HttpAppBundleTest < Minitest::Test
     assert_equal %w[puma], bundle["added_gems"]
     assert_match(/\A\d+\.\d+/, bundle.dig("gems", "puma"))
     assert_equal "3.2.8", bundle.dig("gems", "rack"), "the app's locked Rack, not the newest"
+    assert_equal "rubyrig added puma, which the app's bundle lacks; the app's locked versions are kept", bundle["resolution_reason"]
     assert_equal app_files, app_files.to_h { |name, _| [name, Digest::SHA256.file(File.join(WITHOUT_PUMA, name)).hexdigest] },
       "the app's own Gemfile and lockfile are left as they are"
   end

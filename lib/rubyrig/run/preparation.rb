@@ -92,7 +92,7 @@ module Rubyrig
         @progress.note("Installing the gems of #{gemfile} for #{label}...") unless bundle.installed?
         bundle.install!
         note_added(bundle)
-        if bundle.resolution == Runtimes::Bundle::RE_RESOLVED && bundle.resolution_reason != bundle.added_reason
+        if bundle.resolution == Runtimes::Bundle::RE_RESOLVED && !bundle.added_only?
           @progress.note("Warning: #{label} cannot use #{bundle.source_lockfile} as it is (#{bundle.resolution_reason}); " \
             "it runs its own resolution #{bundle.lockfile}")
         end

@@ -17,6 +17,7 @@ module Rubyrig
       MARKER = "installed.json"
       AS_IS = "as-is"
       RE_RESOLVED = "re-resolved"
+      KEPT = "the app's locked versions are kept"
       # Gems whose version a report names per runtime.
       NOTABLE_GEMS = %w[sidekiq rails railties puma rack activerecord sqlite3 redis-client].freeze
       # Bundler's CLI started from the interpreter itself, so that no `bundle` launcher on PATH (or a
@@ -40,7 +41,7 @@ module Rubyrig
 
       # The added gems are part of the digest, so that the gem set with them is another one.
       def dir
-        added = added_gems.empty? ? "" : "\n+#{added_gems.join(",")}"
+        added = added_gems.empty? ? "" : "\nadded: #{added_gems.join(",")}"
         digest = Digest::SHA256.hexdigest("#{@gemfile}\n#{Processes::TextFile.read(@gemfile)}#{added}")[0, 12]
         File.join(@cache_dir, "bundles", @interpreter.fingerprint, digest)
       end
@@ -70,6 +71,9 @@ module Rubyrig
 
       # Why the gem set is not the app's lockfile as it is when gems were added.
       def added_reason = "rubyrig added #{added_gems.join(", ")}, which the app's bundle lacks"
+
+      # Whether the gem set is the app's lockfile with the added gems, every locked version kept.
+      def added_only? = resolution_reason == "#{added_reason}; #{KEPT}"
 
       def lockfile = File.join(dir, "Gemfile.lock")
 
@@ -187,11 +191,20 @@ module Rubyrig
 
       # Bundler's resolution starting from the app's lockfile, else without it; reason: why it is needed.
       def resolve_from_lockfile(reason)
-        return {"resolution" => RE_RESOLVED, "resolution_reason" => reason} unless bundle_install({}, raise_on_failure: false)
+        unless bundle_install({}, raise_on_failure: false)
+          return {"resolution" => RE_RESOLVED, "resolution_reason" => (reason == added_reason) ? "#{reason}; #{versions_kept}" : reason}
+        end
         File.write("#{log_path}.from-lockfile", Processes::TextFile.read(log_path))
         FileUtils.rm_f(lockfile)
         bundle_install({})
         {"resolution" => RE_RESOLVED, "resolution_reason" => "#{reason}; resolved without its lockfile"}
+      end
+
+      # Whether bundler, adding gems, kept every version the app's lockfile locks, else which it changed.
+      def versions_kept
+        locked = ->(path) { Processes::TextFile.read(path).scan(/^    \S+ \([^)]*\)$/).map(&:strip) }
+        changed = locked.call(source_lockfile) - locked.call(lockfile)
+        changed.empty? ? KEPT : "bundler changed the app's #{changed.join(", ")}"
       end
 
       # Runs `bundle install`; nil when it succeeded, else its output (or BuildError when asked to raise).
