@@ -111,9 +111,11 @@ module Rubyrig
 
       def log_path = File.join(dir, "install.log")
 
+      # Installed when its lockfile and marker match the app's and its gems are where they were put (a
+      # shared gems folder removed, or never filled, means installing again).
       def installed?
         File.exist?(lockfile) && marker["gemfile"] == Processes::TextFile.read(@gemfile) &&
-          marker["source_lockfile_sha256"] == source_lockfile_sha256
+          marker["source_lockfile_sha256"] == source_lockfile_sha256 && File.directory?(vendor_dir)
       end
 
       # Installs the gem set unless it is already there; returns self.

@@ -81,6 +81,18 @@ class BundleTest < Minitest::Test
     assert_equal File.join(bundle(dir).dir, "vendor"), bundle(dir).vendor_dir
   end
 
+  def test_a_gem_set_whose_gems_folder_is_gone_is_not_installed
+    dir = tmpdir
+    write(dir, "app/Gemfile", "gem 'rack'\n")
+    set = bundle(dir)
+    FileUtils.mkdir_p(set.dir)
+    File.write(set.lockfile, "GEM\n")
+    File.write(File.join(set.dir, Rubyrig::Runtimes::Bundle::MARKER), JSON.generate("gemfile" => "gem 'rack'\n", "source_lockfile_sha256" => nil))
+    refute bundle(dir).installed?, "its shared gems folder was never filled"
+    FileUtils.mkdir_p(set.vendor_dir)
+    assert bundle(dir).installed?
+  end
+
   def test_a_gem_set_with_added_gems_is_another_one
     dir = tmpdir
     write(dir, "app/Gemfile", "gem 'rack'\n")
