@@ -33,8 +33,10 @@ module Rubyrig
         (out + err)[/httperf-[\w.]+/] || (out + err).lines.last.to_s.strip
       end
 
-      # The JSON summary (also written to <label>.json) and the processes' CPU use as a Result.
+      # The JSON summary (also written to <label>.json) and the processes' CPU use as a Result. httperf
+      # closes a connection that timed out: its request got no response and counts as an attempt.
       def self.result(data, outcome, dir, label)
+        data = data.merge("timeouts_unanswered" => true)
         File.write(File.join(dir, "#{label}.json"), JSON.generate(data))
         Result.from_summary(data, cpu_s: outcome.cpu_s, wall_s: outcome.wall_s)
       end

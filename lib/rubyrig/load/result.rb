@@ -6,7 +6,7 @@
 module Rubyrig
   module Load
     Result = Struct.new(:requests, :duration_s, :bytes, :errors, :latency_s, :cpu_s, :wall_s,
-      :offered_rate_per_s, :achieved_rate_per_s, :behind, :behind_reasons, :latency_synthesized_count, keyword_init: true) do
+      :offered_rate_per_s, :achieved_rate_per_s, :behind, :behind_reasons, :latency_synthesized_count, :timeouts_unanswered, keyword_init: true) do
       def error_count = errors.values.sum
 
       # Responses that completed with a status below 400: the only ones throughput counts.
@@ -14,9 +14,11 @@ module Rubyrig
 
       def requests_per_s = duration_s.positive? ? good_responses / duration_s : 0.0
 
-      # Errors per attempt: completed responses plus socket errors that never produced one.
+      # Errors per attempt: completed responses plus socket errors that never produced one, and timeouts
+      # where the generator gave a request up (httperf; wrk counts a late response as completed too).
       def error_rate
-        attempts = requests + errors.values_at("connect", "read", "write").compact.sum
+        unanswered = timeouts_unanswered ? %w[connect read write timeout] : %w[connect read write]
+        attempts = requests + errors.values_at(*unanswered).compact.sum
         attempts.positive? ? error_count.fdiv(attempts) : 0.0
       end
 
@@ -39,7 +41,8 @@ module Rubyrig
 
       # A generator's summary in the JSON shape every adapter writes (wrk's own fields, microseconds:
       # requests, duration_us, bytes, errors_KIND, latency_KIND_us; an open loop's offered_rate_per_s,
-      # achieved_rate_per_s, behind and behind_reasons; latency_synthesized_count) and the generator's CPU use.
+      # achieved_rate_per_s, behind and behind_reasons; latency_synthesized_count; timeouts_unanswered) and the
+      # generator's CPU use.
       def self.from_summary(data, cpu_s:, wall_s:)
         us = ->(key) { data[key]&./(1e6) }
         new(
@@ -50,7 +53,7 @@ module Rubyrig
           latency_s: LATENCIES.to_h { |k| [k, us.call("latency_#{k}_us")] },
           cpu_s: cpu_s,
           wall_s: wall_s,
-          **%w[offered_rate_per_s achieved_rate_per_s behind behind_reasons latency_synthesized_count].to_h { |k| [k.to_sym, data[k]] }
+          **%w[offered_rate_per_s achieved_rate_per_s behind behind_reasons latency_synthesized_count timeouts_unanswered].to_h { |k| [k.to_sym, data[k]] }
         ).freeze
       end
     end

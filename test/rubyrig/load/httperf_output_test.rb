@@ -27,6 +27,16 @@ class HttperfOutputTest < Minitest::Test
       Rubyrig::Load::Result::ERROR_KINDS.to_h { |k| [k, s["errors_#{k}"]] })
   end
 
+  def test_a_request_that_timed_out_is_an_attempt_so_the_error_rate_stays_a_share
+    text = RECORDED.sub(/^Total: connections \d+ requests \d+ replies \d+/, "Total: connections 258 requests 258 replies 97")
+      .sub("Errors: total 0 client-timo 0", "Errors: total 161 client-timo 161")
+    dir = Dir.mktmpdir
+    result = Rubyrig::Load::Httperf.result(Output.summary(text), Struct.new(:cpu_s, :wall_s).new(0.1, 10.0), dir, "httperf")
+    assert_in_delta 161.0 / 258, result.error_rate
+  ensure
+    FileUtils.rm_rf(dir)
+  end
+
   def test_combined_processes_sum_counts_and_take_percentiles_of_the_merged_histogram
     a = {"requests" => 90, "duration_us" => 10e6, "bytes" => 900, "latency_mean_us" => 1000.0, "latency_max_us" => 4000.0,
          "histogram" => {0 => 80, 1 => 10}}.merge(Rubyrig::Load::Result::ERROR_KINDS.to_h { |k| ["errors_#{k}", 0] })
