@@ -38,9 +38,11 @@ module Rubyrig
         end
       end
 
-      # One warning per runtime that could not use an app's lockfile as it is.
+      # One warning per runtime that could not use an app's lockfile as it is; none where rubyrig only
+      # added gems (Puma) and bundler kept every locked version, since versions cannot differ then.
       def warnings(rows)
-        rows.select(&:re_resolved?).map do |r|
+        kept = ->(r) { r.resolution_reason.to_s.end_with?(Runtimes::Bundle::KEPT) }
+        rows.select(&:re_resolved?).reject(&kept).map do |r|
           "#{r.runtime} did not use #{r.source_lockfile} as it is (#{r.resolution_reason}); its gem set is its own resolution " \
             "(lockfile sha256 #{r.lockfile_sha256.to_s[0, 12]}, the app's #{r.source_lockfile_sha256.to_s[0, 12]}), so gem versions may differ between runtimes"
         end
