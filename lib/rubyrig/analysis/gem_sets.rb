@@ -6,7 +6,7 @@ module Rubyrig
   class Analysis
     module GemSets
       Row = Struct.new(:runtime, :gemfile, :gems, :lockfile_sha256, :source_lockfile, :source_lockfile_sha256,
-        :resolution, :resolution_reason, keyword_init: true) do
+        :resolution, :resolution_reason, :added_only, keyword_init: true) do
         def re_resolved? = resolution == "re-resolved"
 
         # "sidekiq 7.3.10, redis-client 0.31.0"
@@ -34,15 +34,14 @@ module Rubyrig
         run.bundles.map do |b|
           Row.new(runtime: b["runtime"], gemfile: b["gemfile"], gems: b["gems"] || {}, lockfile_sha256: b["lockfile_sha256"],
             source_lockfile: b["source_lockfile"], source_lockfile_sha256: b["source_lockfile_sha256"],
-            resolution: b["resolution"], resolution_reason: b["resolution_reason"]).freeze
+            resolution: b["resolution"], resolution_reason: b["resolution_reason"], added_only: b["added_only"] == true).freeze
         end
       end
 
       # One warning per runtime that could not use an app's lockfile as it is; none where rubyrig only
       # added gems (Puma) and bundler kept every locked version, since versions cannot differ then.
       def warnings(rows)
-        kept = ->(r) { r.resolution_reason.to_s.end_with?(Runtimes::Bundle::KEPT) }
-        rows.select(&:re_resolved?).reject(&kept).map do |r|
+        rows.select(&:re_resolved?).reject(&:added_only).map do |r|
           "#{r.runtime} did not use #{r.source_lockfile} as it is (#{r.resolution_reason}); its gem set is its own resolution " \
             "(lockfile sha256 #{r.lockfile_sha256.to_s[0, 12]}, the app's #{r.source_lockfile_sha256.to_s[0, 12]}), so gem versions may differ between runtimes"
         end

@@ -35,14 +35,12 @@ class GemSetsTest < Minitest::Test
   end
 
   def test_a_gem_set_that_only_added_puma_and_kept_the_apps_versions_does_not_warn
-    reason = "rubyrig added puma, which the app's bundle lacks; #{Rubyrig::Runtimes::Bundle::KEPT}"
-    run = Rubyrig::Results::RunMeta.new("bundles" => [
-      {"runtime" => "3.3.8", "gemfile" => "/app/Gemfile", "lockfile_sha256" => "b" * 64, "source_lockfile" => "/app/Gemfile.lock",
-       "source_lockfile_sha256" => "c" * 64, "resolution" => "re-resolved", "resolution_reason" => reason}
-    ])
-    assert_empty GemSets.warnings(GemSets.of(run))
-    changed = run.to_h.merge("bundles" => [run.to_h["bundles"].first.merge("resolution_reason" => "rubyrig added puma, which the app's bundle lacks; bundler changed rack 3.1.0 to 3.2.8")])
-    assert_equal 1, GemSets.warnings(GemSets.of(Rubyrig::Results::RunMeta.new(changed))).size
+    bundle = {"runtime" => "3.3.8", "gemfile" => "/app/Gemfile", "lockfile_sha256" => "b" * 64, "source_lockfile" => "/app/Gemfile.lock",
+              "source_lockfile_sha256" => "c" * 64, "resolution" => "re-resolved",
+              "resolution_reason" => "rubyrig added puma, which the app's bundle lacks; the app's locked versions are kept", "added_only" => true}
+    assert_empty GemSets.warnings(GemSets.of(Rubyrig::Results::RunMeta.new("bundles" => [bundle])))
+    changed = bundle.merge("resolution_reason" => "rubyrig added puma, which the app's bundle lacks; bundler changed the app's rack 3.1.0 to 3.2.8")
+    assert_equal 1, GemSets.warnings(GemSets.of(Rubyrig::Results::RunMeta.new("bundles" => [changed.except("added_only")]))).size
   end
 
   def test_runs_without_bundles_have_no_rows
