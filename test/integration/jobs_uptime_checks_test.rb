@@ -39,7 +39,7 @@ class JobsUptimeChecksTest < Minitest::Test
   def count_rows(results, database)
     meta = Rubyrig::Processes::TextFile.json(File.join(results, "run.json"))
     bundle_dir = File.dirname(meta["bundles"].first["lockfile"])
-    env = {"BUNDLE_GEMFILE" => File.join(bundle_dir, "Gemfile"), "BUNDLE_PATH" => File.join(bundle_dir, "vendor"),
+    env = {"BUNDLE_GEMFILE" => File.join(bundle_dir, "Gemfile"), "BUNDLE_PATH" => meta["bundles"].first.fetch("bundle_path"),
            "BUNDLE_APP_CONFIG" => File.join(bundle_dir, ".bundle"), "RUBYOPT" => nil}
     code = 'db = SQLite3::Database.new(ARGV[0]); puts db.get_first_row("SELECT count(*), count(DISTINCT jid), ' \
       "sum(kind = 'https'), sum(status <> 'up') FROM rubyrig_checks\").join(\" \")"

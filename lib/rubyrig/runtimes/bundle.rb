@@ -106,7 +106,7 @@ module Rubyrig
       def to_h
         {"lockfile" => lockfile, "lockfile_sha256" => lockfile_sha256, "source_lockfile" => source_lockfile,
          "source_lockfile_sha256" => source_lockfile_sha256, "resolution" => resolution,
-         "resolution_reason" => resolution_reason, "added_gems" => (added_gems unless added_gems.empty?), "added_only" => (true if added_only?), "gems" => gems}.compact
+         "resolution_reason" => resolution_reason, "added_gems" => (added_gems unless added_gems.empty?), "added_only" => (true if added_only?), "bundle_path" => vendor_dir, "gems" => gems}.compact
       end
 
       def log_path = File.join(dir, "install.log")
